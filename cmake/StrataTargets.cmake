@@ -1,0 +1,35 @@
+include(GoogleTest)
+# strata_add_layer(NAME SOURCES ... DEPS ...): one static library per layer, so the
+# dependency direction (cli -> parquet/csv -> io/codec/array -> types -> memory) is
+# enforced by the linker, and a layer can be built and tested on its own.
+function(strata_add_layer name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(strata_${name} STATIC ${ARG_SOURCES})
+  target_include_directories(strata_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(strata_${name} PUBLIC ${ARG_DEPS})
+endfunction()
+
+# strata_add_test(NAME SOURCES ... DEPS ...): a GoogleTest binary registered with CTest.
+function(strata_add_test name)
+  if(NOT STRATA_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} strata_testing GTest::gtest GTest::gtest_main)
+  set(props ENVIRONMENT "STRATA_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+  if(ARG_LABELS)
+    list(APPEND props LABELS "${ARG_LABELS}")
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES ${props})
+endfunction()
+
+# strata_add_benchmark(NAME SOURCES ... DEPS ...): built with the project, run on demand.
+function(strata_add_benchmark name)
+  if(NOT STRATA_BUILD_BENCHMARKS)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} strata_bench_support benchmark::benchmark)
+endfunction()

@@ -1,0 +1,42 @@
+// RandomAccessSource: the byte source every reader reads from (local file, memory, HTTP).
+// Reads are positional and safe to issue from several threads at once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "strata/memory/buffer.h"
+#include "strata/util/result.h"
+
+namespace strata {
+
+class RandomAccessSource {
+ public:
+  virtual ~RandomAccessSource() = default;
+
+  // Total size in bytes.
+  virtual Result<int64_t> Size() = 0;
+
+  // Reads exactly `length` bytes at `offset` into `out`. A range past the end is an IOError
+  // naming the source, offset and length (a short read never passes silently).
+  virtual Status ReadAt(int64_t offset, int64_t length, uint8_t* out) = 0;
+
+  // Reads a range into a buffer from `pool`. Sources that hold the bytes already (memory,
+  // memory-mapped) return a zero-copy slice that keeps them alive.
+  virtual Result<std::shared_ptr<Buffer>> ReadBufferAt(int64_t offset, int64_t length, MemoryPool* pool);
+
+  // The path or URL, for error messages.
+  virtual const std::string& name() const = 0;
+
+  // Number of ReadAt/ReadBufferAt calls served so far (requests, for remote sources).
+  virtual int64_t read_count() const = 0;
+};
+
+// Opens a local file for positional reads (pread).
+Result<std::shared_ptr<RandomAccessSource>> OpenLocalFile(const std::string& path);
+
+// A source over bytes in memory; `buffer` is kept alive by the source.
+std::shared_ptr<RandomAccessSource> MakeBufferSource(std::shared_ptr<Buffer> buffer, std::string name = "<memory>");
+
+}  // namespace strata

@@ -1,0 +1,28 @@
+// Where tests find data no one here wrote: the public parquet-testing files.
+#pragma once
+
+#include <string>
+
+namespace strata::testing {
+
+// $STRATA_PARQUET_TESTING, else ../shared/parquet-testing beside the source tree. Returns ""
+// when the folder is missing; see ParquetTestingDirOrSkip().
+std::string ParquetTestingDir();
+
+// The absolute path of `relative` inside parquet-testing.
+std::string ParquetTestingFile(const std::string& relative);
+
+}  // namespace strata::testing
+
+// Use at the top of a test that needs parquet-testing: a missing folder fails under CI
+// (CI=true) and is a clear skip elsewhere.
+#define STRATA_REQUIRE_PARQUET_TESTING()                                                   \
+  do {                                                                                     \
+    if (::strata::testing::ParquetTestingDir().empty()) {                                  \
+      const char* ci = std::getenv("CI");                                                  \
+      if (ci != nullptr && std::string(ci) == "true") {                                    \
+        FAIL() << "parquet-testing folder not found (set STRATA_PARQUET_TESTING)";         \
+      }                                                                                    \
+      GTEST_SKIP() << "parquet-testing folder not found (set STRATA_PARQUET_TESTING)";     \
+    }                                                                                      \
+  } while (false)
