@@ -48,7 +48,7 @@ TEST(ValueFormatTest, Dates) {
   EXPECT_EQ(FormatDate(11016), "2000-02-29");
   EXPECT_EQ(FormatDate(-1), "1969-12-31");
   // Astronomical year numbering, as the contract says: year 0 = 1 BC.
-  EXPECT_EQ(FormatDate(-735526), "-0044-03-15");
+  EXPECT_EQ(FormatDate(-735525), "-0044-03-15");
   EXPECT_EQ(FormatDate(-719528), "0000-01-01");
   EXPECT_EQ(FormatDate(-719529), "-0001-12-31");
 }
