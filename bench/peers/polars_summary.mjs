@@ -1,0 +1,109 @@
+// Scan summary computed by Polars (nodejs-polars): types come from the Polars schema of the file
+// (Polars' reading of the Parquet schema, see README.md for what it cannot say), count / nulls /
+// min / max from one lazy aggregate over every selected column, values written by
+// summary_format.mjs. Set POLARS_MAX_THREADS before importing this module to pick the threads.
+import pl from 'nodejs-polars';
+import {
+  decimalTextToUnscaled, formatBinary, formatDate, formatDecimal, formatFloat32, formatFloat64,
+  formatInteger, formatTime, formatTimestamp, summaryLine,
+} from './summary_format.mjs';
+
+const SIMPLE_TYPES = {
+  Int8: 'int8', Int16: 'int16', Int32: 'int32', Int64: 'int64',
+  UInt8: 'uint8', UInt16: 'uint16', UInt32: 'uint32', UInt64: 'uint64',
+  Float32: 'float32', Float64: 'float64', Bool: 'bool', Date: 'date',
+  String: 'string', Utf8: 'string', Categorical: 'string', Enum: 'string',
+  Time: 'time[ns]', // Polars has one time unit: every Parquet TIME is read as nanoseconds
+  List: 'nested', FixedSizeList: 'nested', Struct: 'nested', Array: 'nested',
+};
+
+// The spec type of a Polars column. nodejs-polars cannot hand Binary or Float16 dtypes to
+// JavaScript at all (it throws), so those are recognised by the error.
+function specTypeOf(frame, name) {
+  let dtype;
+  try {
+    dtype = frame.getColumn(name).dtype;
+  } catch (error) {
+    if (/DataType Binary\b/.test(error.message)) return 'binary';
+    if (/DataType Float16\b/.test(error.message)) return 'float16';
+    if (/DataType (List|Struct|Array)\b/.test(error.message)) return 'nested';
+    throw error;
+  }
+  const variant = dtype.variant;
+  if (SIMPLE_TYPES[variant]) return SIMPLE_TYPES[variant];
+  if (variant === 'Decimal') {
+    const { precision, scale } = dtype.inner ? { precision: dtype.inner[0], scale: dtype.inner[1] }
+      : dtype;
+    return `decimal(${precision},${scale})`;
+  }
+  if (variant === 'Datetime') return `timestamp[${dtype.timeUnit ?? dtype.inner?.[0] ?? 'us'}]`;
+  if (variant === 'Null') return 'null';
+  throw new Error(`column '${name}': Polars type ${dtype} has no scan-summary type`);
+}
+
+function isFloat(type) {
+  return type === 'float16' || type === 'float32' || type === 'float64';
+}
+
+// Expressions for min and max whose results JavaScript can read exactly: integers and
+// timestamps as decimal text (Int64 would come back as a lossy number), binary as a list of
+// bytes, floats without NaN.
+function minMaxExpressions(name, type, index) {
+  let value = pl.col(name);
+  if (type === 'float16') value = value.cast(pl.Float32); // exact
+  if (isFloat(type)) value = value.filter(value.isNan().not());
+  const finish = (e) => {
+    if (type === 'binary') return e.cast(pl.List(pl.UInt8));
+    if (type === 'date') return e.cast(pl.Int32);
+    if (type.startsWith('timestamp') || type.startsWith('time')) return e.cast(pl.Int64).cast(pl.Utf8);
+    if (/int\d+$/.test(type) || type.startsWith('decimal')) return e.cast(pl.Utf8);
+    return e;
+  };
+  return [finish(value.min()).alias(`min_${index}`), finish(value.max()).alias(`max_${index}`)];
+}
+
+function formatPolarsValue(value, type) {
+  if (value === null || value === undefined) return null;
+  if (type === 'float64') return formatFloat64(value);
+  if (type === 'float32' || type === 'float16') return formatFloat32(value);
+  if (type === 'bool') return value ? 'true' : 'false';
+  if (type === 'string') return String(value);
+  if (type === 'binary') return formatBinary(Uint8Array.from(value));
+  if (type === 'date') return formatDate(value);
+  if (type.startsWith('decimal')) {
+    const scale = Number(/,(\d+)\)/.exec(type)[1]);
+    return formatDecimal(decimalTextToUnscaled(value, scale), scale);
+  }
+  if (type.startsWith('timestamp')) return formatTimestamp(BigInt(value), /\[(\w+)\]/.exec(type)[1]);
+  if (type.startsWith('time')) return formatTime(BigInt(value), 'ns');
+  return formatInteger(value);
+}
+
+// Returns the summary line for `file`, restricted to `columns` (names) when given.
+export function polarsSummary(file, { columns } = {}) {
+  const scan = pl.scanParquet(file);
+  const names = columns ?? scan.columns;
+  for (const name of names) {
+    if (!scan.columns.includes(name)) throw new Error(`no column '${name}' in ${file}`);
+  }
+  const empty = scan.select(...names.map((n) => pl.col(n))).limit(0).collectSync();
+  const types = names.map((name) => specTypeOf(empty, name));
+  const expressions = [pl.len().alias('rows')];
+  names.forEach((name, i) => {
+    expressions.push(pl.col(name).count().alias(`count_${i}`));
+    if (types[i] !== 'nested' && types[i] !== 'null') {
+      expressions.push(...minMaxExpressions(name, types[i], i));
+    }
+  });
+  const [result] = scan.select(...expressions).collectSync().toRecords();
+  const rows = Number(result.rows);
+  const summary = names.map((name, i) => {
+    const type = types[i] === 'null' ? 'int32' : types[i]; // all-null column of unknown type
+    const count = Number(result[`count_${i}`]);
+    let min = formatPolarsValue(result[`min_${i}`], type);
+    let max = formatPolarsValue(result[`max_${i}`], type);
+    if (isFloat(type) && count > 0 && min === null) min = max = 'NaN';
+    return { name, type, count, nulls: rows - count, min, max };
+  });
+  return summaryLine(rows, summary);
+}
