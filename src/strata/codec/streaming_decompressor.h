@@ -1,0 +1,53 @@
+// StreamingDecompressor: decodes one compressed page a window at a time, so a reader can
+// walk a 32 MiB page through a 1 MiB buffer. Available for ZSTD, GZIP and UNCOMPRESSED;
+// SNAPPY, LZ4, LZ4_RAW and BROTLI return NotImplemented for now (snappy and LZ4 blocks need
+// their whole output as history; brotli could stream but is rare in Parquet files).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "strata/codec/codec.h"
+#include "strata/memory/memory_pool.h"
+#include "strata/util/result.h"
+
+namespace strata::codec {
+
+// Not thread-safe. Reusable: Reset() starts a new input and keeps the library context, so
+// decoding page after page allocates nothing in steady state.
+class StreamingDecompressor {
+ public:
+  virtual ~StreamingDecompressor() = default;
+  StreamingDecompressor(const StreamingDecompressor&) = delete;
+  StreamingDecompressor& operator=(const StreamingDecompressor&) = delete;
+
+  // Starts decoding `compressed_input`, which must stay valid and unchanged until the next
+  // Reset() or the destruction of this object.
+  virtual Status Reset(std::span<const uint8_t> compressed_input) = 0;
+
+  // Writes the next decompressed bytes into `out` and returns how many (at most out.size();
+  // fewer only at the end of the data). Returns 0 once finished(). Input that ends before the
+  // compressed stream does, or is malformed, is Corrupt. An empty `out` returns 0.
+  virtual Result<int64_t> Read(std::span<uint8_t> out) = 0;
+
+  // True once every byte of the input has been consumed and every byte produced.
+  virtual bool finished() const = 0;
+
+  // Decompressed bytes produced since Reset().
+  int64_t total_out() const { return total_out_; }
+
+  // Bytes held in library contexts (window buffers), all from the pool.
+  virtual int64_t memory_size() const = 0;
+
+ protected:
+  StreamingDecompressor() = default;
+  int64_t total_out_ = 0;
+};
+
+// ZSTD keeps a window of up to the frame's window size (at most 128 MiB, zstd's default
+// limit; typical writers use 1-8 MiB) from `pool`, which must outlive the object.
+Result<std::unique_ptr<StreamingDecompressor>> MakeStreamingDecompressor(CompressionCodec codec,
+                                                                          MemoryPool* pool);
+
+}  // namespace strata::codec
