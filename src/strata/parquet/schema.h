@@ -1,0 +1,90 @@
+// SchemaDescriptor: the Parquet schema (a depth-first list of SchemaElements) turned into a
+// tree, with each leaf column's path, maximum definition and repetition levels and the strata
+// type its values decode to; and the strata Schema of the file's top-level fields. The
+// backward-compatibility rules of LogicalTypes.md for lists and maps are applied here, once.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "strata/parquet/thrift/parquet_types.h"
+#include "strata/types/schema.h"
+
+namespace strata::parquet {
+
+// One element of the schema tree.
+struct SchemaNode {
+  const SchemaElement* element = nullptr;  // points into the FileMetaData's schema
+  int parent = -1;                         // node index; -1 for the root
+  std::vector<int> children;               // node indices, in file order
+  int16_t max_definition_level = 0;        // at this node, counting it
+  int16_t max_repetition_level = 0;
+  int leaf_index = -1;                     // column index for leaves; -1 for groups
+
+  bool is_leaf() const { return leaf_index >= 0; }
+  FieldRepetitionType repetition() const {
+    return element->repetition_type.value_or(FieldRepetitionType::kRequired);
+  }
+};
+
+// A leaf column: what a column reader needs to know to decode it.
+struct ColumnDescriptor {
+  int column_index = 0;
+  int node_index = 0;
+  std::vector<std::string> path;  // path_in_schema, without the root
+  std::string dotted_path;        // "a.b.c", for messages
+  PhysicalType physical_type = PhysicalType::kBoolean;
+  int32_t type_length = 0;        // FIXED_LEN_BYTE_ARRAY width
+  int16_t max_definition_level = 0;
+  int16_t max_repetition_level = 0;
+  const SchemaElement* element = nullptr;
+  TypePtr type;  // the strata type values decode to (logical and converted types applied)
+};
+
+class SchemaDescriptor {
+ public:
+  // Builds the tree from a footer's schema list; Corrupt when the list is malformed (child counts
+  // that run past the end, leaves without a physical type, a root with a physical type, excessive
+  // depth). `elements` must outlive the descriptor.
+  static Result<std::shared_ptr<SchemaDescriptor>> Make(const std::vector<SchemaElement>& elements);
+
+  int num_columns() const { return static_cast<int>(columns_.size()); }
+  const ColumnDescriptor& column(int i) const { return columns_[static_cast<size_t>(i)]; }
+  const std::vector<ColumnDescriptor>& columns() const { return columns_; }
+
+  const std::vector<SchemaNode>& nodes() const { return nodes_; }
+  const SchemaNode& node(int i) const { return nodes_[static_cast<size_t>(i)]; }
+  const SchemaNode& root() const { return nodes_[0]; }
+
+  // Top-level fields: field i is node root().children[i] and covers the leaf columns
+  // [field_first_column(i), field_first_column(i) + field_num_columns(i)).
+  int num_fields() const { return static_cast<int>(root().children.size()); }
+  int field_first_column(int field) const;
+  int field_num_columns(int field) const;
+  // Index of the top-level field with this name, or -1.
+  int FieldIndex(const std::string& name) const;
+
+  // The strata schema: one field per top-level Parquet field, groups as struct, LIST and MAP
+  // (and their legacy forms) as list and map, field ids kept as "PARQUET:field_id" metadata.
+  const std::shared_ptr<Schema>& schema() const { return schema_; }
+
+  // A tree for people: "optional int64 id (INT(64,signed)) -> int64", indented by depth.
+  std::string ToTreeString() const;
+
+ private:
+  Status Build(const std::vector<SchemaElement>& elements);
+  const std::vector<int>& root_children() const { return nodes_[0].children; }
+  Result<FieldPtr> MakeField(int node_index) const;
+
+  std::vector<SchemaNode> nodes_;
+  std::vector<ColumnDescriptor> columns_;
+  std::vector<int> field_first_column_;
+  std::shared_ptr<Schema> schema_;
+};
+
+// The strata type a leaf's values decode to, from its physical, logical and converted types.
+// Unknown logical types fall back to the physical type's natural type.
+Result<TypePtr> LeafValueType(const SchemaElement& element);
+
+}  // namespace strata::parquet
