@@ -1,0 +1,136 @@
+#include "strata/parquet/thrift/footer.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace strata::parquet {
+
+Status FooterReadOptions::Validate() const {
+  if (speculative_tail_bytes < 8) {
+    return Status::Invalid("speculative_tail_bytes must be at least 8 (got {})", speculative_tail_bytes);
+  }
+  if (max_footer_bytes <= 0) return Status::Invalid("max_footer_bytes must be positive (got {})", max_footer_bytes);
+  return decode.Validate();
+}
+
+namespace {
+
+uint32_t LoadLittleEndian32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) | (static_cast<uint32_t>(p[2]) << 16) |
+         (static_cast<uint32_t>(p[3]) << 24);
+}
+
+// Magic bytes as text when printable, else hex: "PAR1", "0x00 0x12 0x34 0x56".
+std::string DescribeMagic(const uint8_t* p) {
+  bool printable = true;
+  for (int i = 0; i < 4; ++i) printable = printable && p[i] >= 0x20 && p[i] < 0x7f;
+  if (printable) return fmt::format("'{}'", std::string_view(reinterpret_cast<const char*>(p), 4));
+  return fmt::format("0x{:02x} 0x{:02x} 0x{:02x} 0x{:02x}", p[0], p[1], p[2], p[3]);
+}
+
+bool IsMagic(const uint8_t* p, const char (&magic)[4]) { return std::memcmp(p, magic, 4) == 0; }
+
+// A file whose footer is encrypted stores FileCryptoMetaData in plaintext in front of the
+// encrypted FileMetaData; decoding it lets the error say which algorithm was used.
+Status EncryptedFooterError(const std::string& name, const uint8_t* footer, int64_t length, int64_t offset) {
+  FileCryptoMetaData crypto;
+  auto decoded = DeserializeFileCryptoMetaData(footer, static_cast<size_t>(length), &crypto, offset);
+  if (!decoded.ok()) {
+    return Status::Corrupt("file '{}' has an encrypted footer (PARE) whose FileCryptoMetaData at offset {} is "
+                           "malformed: {}",
+                           name, offset, decoded.status().message());
+  }
+  return Status::NotImplemented(
+      "file '{}' has an encrypted footer (PARE, {}{}); decryption is not supported yet", name,
+      EncryptionAlgorithmName(crypto.encryption_algorithm),
+      crypto.key_metadata ? fmt::format(", key metadata of {} bytes", crypto.key_metadata->size()) : "");
+}
+
+}  // namespace
+
+Result<FileFooter> ReadFooter(RandomAccessSource& source, MemoryPool* pool, const FooterReadOptions& options) {
+  STRATA_RETURN_NOT_OK(options.Validate());
+  const std::string& name = source.name();
+  FileFooter footer;
+  STRATA_ASSIGN_OR_RETURN(footer.file_size, source.Size());
+  const int64_t file_size = footer.file_size;
+  if (file_size < kMinParquetFileSize) {
+    return Status::Corrupt("file '{}' ({} bytes) is too small to be Parquet (at least {} bytes: magic, footer "
+                           "length, magic)",
+                           name, file_size, kMinParquetFileSize);
+  }
+
+  // One read of the tail; it is the whole file when the file is small.
+  const int64_t tail_length = std::min(options.speculative_tail_bytes, file_size);
+  const int64_t tail_offset = file_size - tail_length;
+  STRATA_ASSIGN_OR_RETURN(auto tail, source.ReadBufferAt(tail_offset, tail_length, pool));
+  footer.reads = 1;
+  const uint8_t* tail_end = tail->data() + tail_length;
+
+  const uint8_t* trailing_magic = tail_end - 4;
+  const bool encrypted = IsMagic(trailing_magic, kParquetEncryptedMagic);
+  if (!encrypted && !IsMagic(trailing_magic, kParquetMagic)) {
+    return Status::Corrupt("file '{}' ({} bytes) does not end with the Parquet magic 'PAR1' (found {} at offset {})",
+                           name, file_size, DescribeMagic(trailing_magic), file_size - 4);
+  }
+  const int64_t length_offset = file_size - 8;
+  const int64_t metadata_length = LoadLittleEndian32(tail_end - 8);
+  if (metadata_length > file_size - kMinParquetFileSize) {
+    return Status::Corrupt("file '{}' ({} bytes): footer length {} at offset {} exceeds the file size (at most {} "
+                           "bytes fit between the magics)",
+                           name, file_size, metadata_length, length_offset, file_size - kMinParquetFileSize);
+  }
+  if (metadata_length == 0) {
+    return Status::Corrupt("file '{}' ({} bytes): footer length at offset {} is 0", name, file_size, length_offset);
+  }
+  if (metadata_length > options.max_footer_bytes) {
+    return Status::LimitExceeded("file '{}': footer of {} bytes is larger than max_footer_bytes ({})", name,
+                                 metadata_length, options.max_footer_bytes);
+  }
+  footer.metadata_offset = length_offset - metadata_length;
+  footer.metadata_length = metadata_length;
+
+  // The leading magic: free to check when the tail covers it, one small read otherwise (opt-in).
+  if (tail_offset == 0 || options.verify_leading_magic) {
+    uint8_t head[4];
+    if (tail_offset == 0) {
+      std::memcpy(head, tail->data(), 4);
+    } else {
+      STRATA_RETURN_NOT_OK(source.ReadAt(0, 4, head));
+      ++footer.reads;
+    }
+    const char(&expected)[4] = encrypted ? kParquetEncryptedMagic : kParquetMagic;
+    if (!IsMagic(head, expected)) {
+      return Status::Corrupt("file '{}' ({} bytes) does not start with the Parquet magic '{}' (found {})", name,
+                             file_size, std::string_view(expected, 4), DescribeMagic(head));
+    }
+  }
+
+  // The serialized footer: inside the tail, or the tail's part plus one read of the rest.
+  const uint8_t* metadata = nullptr;
+  std::shared_ptr<ResizableBuffer> whole;
+  if (footer.metadata_offset >= tail_offset) {
+    metadata = tail->data() + (footer.metadata_offset - tail_offset);
+  } else {
+    STRATA_ASSIGN_OR_RETURN(whole, AllocateBuffer(pool, metadata_length));
+    const int64_t missing = tail_offset - footer.metadata_offset;
+    STRATA_RETURN_NOT_OK(source.ReadAt(footer.metadata_offset, missing, whole->mutable_data()));
+    ++footer.reads;
+    std::memcpy(whole->mutable_data() + missing, tail->data(), static_cast<size_t>(metadata_length - missing));
+    tail.reset();  // free before decoding: only the footer is needed now
+    metadata = whole->data();
+  }
+
+  if (encrypted) return EncryptedFooterError(name, metadata, metadata_length, footer.metadata_offset);
+
+  auto decoded = DeserializeFileMetaData(metadata, static_cast<size_t>(metadata_length), &footer.metadata,
+                                         options.decode, footer.metadata_offset);
+  if (!decoded.ok()) {
+    return decoded.status().WithContext(fmt::format("file '{}': footer FileMetaData ({} bytes at offset {})", name,
+                                                    metadata_length, footer.metadata_offset));
+  }
+  footer.metadata_bytes_decoded = static_cast<int64_t>(*decoded);
+  return footer;
+}
+
+}  // namespace strata::parquet

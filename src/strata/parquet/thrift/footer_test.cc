@@ -1,0 +1,2 @@
+#include "strata/parquet/thrift/footer.h"
+#include <gtest/gtest.h>
