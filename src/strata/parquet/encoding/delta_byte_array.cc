@@ -1,0 +1,121 @@
+#include "strata/parquet/encoding/delta_byte_array.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace strata::parquet {
+
+namespace {
+constexpr int64_t kBatch = 256;
+}  // namespace
+
+Status DeltaByteArrayDecoder::SetData(const uint8_t* data, int64_t size, int64_t base_offset) {
+  STRATA_RETURN_NOT_OK(prefixes_.SetData(data, size, base_offset));
+  DeltaBinaryPackedDecoder<int32_t> probe = prefixes_;
+  STRATA_ASSIGN_OR_RETURN(int64_t prefixes_end, probe.SkipToEnd());
+  STRATA_RETURN_NOT_OK(
+      suffixes_.SetData(data + prefixes_end, size - prefixes_end, base_offset + prefixes_end));
+  if (suffixes_.total_values() != prefixes_.total_values()) {
+    return Status::Corrupt("DELTA_BYTE_ARRAY at offset {} has {} prefix lengths but {} suffixes",
+                           base_offset, prefixes_.total_values(), suffixes_.total_values());
+  }
+  base_offset_ = base_offset;
+  values_.Clear();
+  offsets_.Clear();
+  last_.Clear();
+  return Status::OK();
+}
+
+Result<int64_t> DeltaByteArrayDecoder::Decode(ByteArrayView* out, int64_t count) {
+  const int64_t n_total = std::clamp<int64_t>(count, 0, values_left());
+  values_.Clear();
+  STRATA_RETURN_NOT_OK(offsets_.Resize((n_total + 1) * static_cast<int64_t>(sizeof(int64_t))));
+  int64_t* offsets = reinterpret_cast<int64_t*>(offsets_.mutable_data());
+  // The previous value: the last one of the previous batch, then each value of this one.
+  int64_t prev_start = -1;  // -1: previous value is in last_
+  int64_t prev_length = last_.size();
+  int32_t prefixes[kBatch];
+  ByteArrayView suffixes[kBatch];
+  int64_t done = 0;
+  while (done < n_total) {
+    const int64_t want = std::min(kBatch, n_total - done);
+    STRATA_ASSIGN_OR_RETURN(int64_t np, prefixes_.Decode(prefixes, want));
+    STRATA_ASSIGN_OR_RETURN(int64_t ns, suffixes_.Decode(suffixes, want));
+    if (np != want || ns != want) {
+      return Status::Corrupt("DELTA_BYTE_ARRAY at offset {} ends early", base_offset_);
+    }
+    // Sizes first (prefix <= previous length is a sequential check), one reservation per batch.
+    int64_t bytes = 0;
+    int64_t prev = prev_length;
+    for (int64_t i = 0; i < want; ++i) {
+      if (prefixes[i] < 0 || prefixes[i] > prev) {
+        return Status::Corrupt("DELTA_BYTE_ARRAY value {} at offset {}: prefix length {} but the previous value has {} bytes",
+                               prefixes_.total_values() - prefixes_.values_left() - want + i, base_offset_,
+                               prefixes[i], prev);
+      }
+      prev = prefixes[i] + static_cast<int64_t>(suffixes[i].length);
+      bytes += prev;
+    }
+    const int64_t start = values_.size();
+    STRATA_RETURN_NOT_OK(values_.GrowForAppend(start + bytes));
+    uint8_t* base = values_.mutable_data();
+    int64_t pos = start;
+    for (int64_t i = 0; i < want; ++i) {
+      const uint8_t* prev_data = prev_start < 0 ? last_.data() : base + prev_start;
+      if (prefixes[i] > 0) std::memmove(base + pos, prev_data, static_cast<size_t>(prefixes[i]));
+      if (suffixes[i].length > 0) std::memcpy(base + pos + prefixes[i], suffixes[i].data, suffixes[i].length);
+      offsets[done + i] = pos;
+      prev_start = pos;
+      prev_length = prefixes[i] + static_cast<int64_t>(suffixes[i].length);
+      pos += prev_length;
+    }
+    values_.set_size(pos);
+    done += want;
+  }
+  if (n_total > 0) {
+    offsets[n_total] = values_.size();
+    const uint8_t* base = values_.data();
+    for (int64_t i = 0; i < n_total; ++i) {
+      out[i] = {base + offsets[i], static_cast<uint32_t>(offsets[i + 1] - offsets[i])};
+    }
+    // Keep the last value for the next batch's first prefix.
+    const ByteArrayView& last = out[n_total - 1];
+    last_.Clear();
+    STRATA_RETURN_NOT_OK(last_.Append(last.data, last.length));
+  }
+  return n_total;
+}
+
+Result<int64_t> DeltaByteArrayDecoder::Skip(int64_t count) {
+  // Values depend on their predecessors, so skipping materialises them in batches.
+  ByteArrayView scratch[kBatch];
+  int64_t done = 0;
+  while (done < count && values_left() > 0) {
+    STRATA_ASSIGN_OR_RETURN(int64_t n, Decode(scratch, std::min(kBatch, count - done)));
+    done += n;
+  }
+  return done;
+}
+
+Status DeltaByteArrayEncode(MemoryPool* pool, const ByteArrayView* values, int64_t count,
+                            ResizableBuffer* out) {
+  DeltaBinaryPackedEncoder<int32_t> prefixes(pool);
+  ResizableBuffer suffix_views(pool);
+  STRATA_RETURN_NOT_OK(suffix_views.Resize(count * static_cast<int64_t>(sizeof(ByteArrayView))));
+  auto* suffixes = reinterpret_cast<ByteArrayView*>(suffix_views.mutable_data());
+  ByteArrayView prev{};
+  for (int64_t i = 0; i < count; ++i) {
+    const ByteArrayView& v = values[i];
+    const uint32_t limit = std::min(prev.length, v.length);
+    uint32_t prefix = 0;
+    while (prefix < limit && prev.data[prefix] == v.data[prefix]) ++prefix;
+    const int32_t p = static_cast<int32_t>(prefix);
+    STRATA_RETURN_NOT_OK(prefixes.Put(&p, 1));
+    suffixes[i] = {v.data + prefix, v.length - prefix};
+    prev = v;
+  }
+  STRATA_RETURN_NOT_OK(prefixes.FlushTo(out));
+  return DeltaLengthByteArrayEncode(pool, suffixes, count, out);
+}
+
+}  // namespace strata::parquet
