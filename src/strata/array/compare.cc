@@ -1,0 +1,138 @@
+#include "strata/array/compare.h"
+
+#include <cstring>
+
+#include "strata/array/array.h"
+
+namespace strata {
+
+namespace {
+
+bool IsNullAt(const ArrayData& d, int64_t i) {
+  if (d.type->id() == TypeId::kNull) return true;
+  const uint8_t* bits = d.validity_data();
+  return bits != nullptr && !bitmap::GetBit(bits, d.offset + i);
+}
+
+bool HasNullsIn(const ArrayData& d, int64_t start, int64_t length) {
+  if (d.type->id() == TypeId::kNull) return length > 0;
+  const uint8_t* bits = d.validity_data();
+  if (bits == nullptr) return false;
+  return bitmap::CountSetBits(bits, d.offset + start, length) != length;
+}
+
+template <typename OffsetT>
+const OffsetT* OffsetsOf(const ArrayData& d) {
+  return d.buffers[1]->data_as<OffsetT>() + d.offset;
+}
+
+template <typename OffsetT>
+std::string_view BinaryValue(const ArrayData& d, int64_t i) {
+  const OffsetT* offsets = OffsetsOf<OffsetT>(d);
+  return {d.buffers[2]->data_as<char>() + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i])};
+}
+
+std::string_view ViewValue(const ArrayData& d, int64_t i) {
+  const uint8_t* view = d.buffers[1]->data() + (d.offset + i) * view_layout::kViewSize;
+  const int32_t n = view_layout::Length(view);
+  if (n <= view_layout::kInlineSize) return {reinterpret_cast<const char*>(view + 4), static_cast<size_t>(n)};
+  const Buffer& data = *d.buffers[2 + static_cast<size_t>(view_layout::BufferIndex(view))];
+  return {data.data_as<char>() + view_layout::Offset(view), static_cast<size_t>(n)};
+}
+
+// Compares one valid element of each side (both known non-null).
+bool ElementEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t bi);
+
+template <typename OffsetT>
+bool ListElementEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t bi) {
+  const OffsetT* ao = OffsetsOf<OffsetT>(a);
+  const OffsetT* bo = OffsetsOf<OffsetT>(b);
+  const int64_t n = ao[ai + 1] - ao[ai];
+  if (n != bo[bi + 1] - bo[bi]) return false;
+  return ArrayRangeEquals(*a.children[0], ao[ai], *b.children[0], bo[bi], n);
+}
+
+int64_t DictionaryIndex(const ArrayData& d, int64_t i) {
+  const int64_t j = d.offset + i;
+  switch (d.type->index_type()->id()) {
+    case TypeId::kInt8: return d.buffers[1]->data_as<int8_t>()[j];
+    case TypeId::kUInt8: return d.buffers[1]->data_as<uint8_t>()[j];
+    case TypeId::kInt16: return d.buffers[1]->data_as<int16_t>()[j];
+    case TypeId::kUInt16: return d.buffers[1]->data_as<uint16_t>()[j];
+    case TypeId::kInt32: return d.buffers[1]->data_as<int32_t>()[j];
+    case TypeId::kUInt32: return d.buffers[1]->data_as<uint32_t>()[j];
+    default: return d.buffers[1]->data_as<int64_t>()[j];
+  }
+}
+
+bool ElementEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t bi) {
+  switch (a.type->id()) {
+    case TypeId::kNull: return true;
+    case TypeId::kBoolean:
+      return bitmap::GetBit(a.buffers[1]->data(), a.offset + ai) == bitmap::GetBit(b.buffers[1]->data(), b.offset + bi);
+    case TypeId::kBinary:
+    case TypeId::kString: return BinaryValue<int32_t>(a, ai) == BinaryValue<int32_t>(b, bi);
+    case TypeId::kLargeBinary:
+    case TypeId::kLargeString: return BinaryValue<int64_t>(a, ai) == BinaryValue<int64_t>(b, bi);
+    case TypeId::kBinaryView:
+    case TypeId::kStringView:
+      return ViewValue(a, ai) == ViewValue(b, bi);
+    case TypeId::kList:
+    case TypeId::kMap: return ListElementEquals<int32_t>(a, ai, b, bi);
+    case TypeId::kLargeList: return ListElementEquals<int64_t>(a, ai, b, bi);
+    case TypeId::kFixedSizeList: {
+      const int64_t size = a.type->list_size();
+      return ArrayRangeEquals(*a.children[0], (a.offset + ai) * size, *b.children[0], (b.offset + bi) * size, size);
+    }
+    case TypeId::kStruct:
+      for (size_t c = 0; c < a.children.size(); ++c) {
+        if (!ArrayRangeEquals(*a.children[c], a.offset + ai, *b.children[c], b.offset + bi, 1)) return false;
+      }
+      return true;
+    case TypeId::kDictionary:
+      return ArrayRangeEquals(*a.dictionary, DictionaryIndex(a, ai), *b.dictionary, DictionaryIndex(b, bi), 1);
+    default: {
+      const int width = a.type->byte_width();
+      return std::memcmp(a.buffers[1]->data() + (a.offset + ai) * width, b.buffers[1]->data() + (b.offset + bi) * width,
+                         static_cast<size_t>(width)) == 0;
+    }
+  }
+}
+
+}  // namespace
+
+bool ArrayRangeEquals(const ArrayData& a, int64_t a_start, const ArrayData& b, int64_t b_start, int64_t length) {
+  if (length == 0) return true;
+  if (a.type->id() == TypeId::kNull) return true;
+  const bool a_nulls = HasNullsIn(a, a_start, length);
+  const bool b_nulls = HasNullsIn(b, b_start, length);
+  if (a_nulls != b_nulls) return false;
+  if (a_nulls && !bitmap::BitmapEquals(a.validity_data(), a.offset + a_start, b.validity_data(), b.offset + b_start,
+                                       length)) {
+    return false;
+  }
+  // Fixed-width values without nulls: one memcmp for the whole range.
+  if (!a_nulls && is_primitive_fixed_width(a.type->id())) {
+    const int width = a.type->byte_width();
+    return std::memcmp(a.buffers[1]->data() + (a.offset + a_start) * width,
+                       b.buffers[1]->data() + (b.offset + b_start) * width, static_cast<size_t>(length * width)) == 0;
+  }
+  for (int64_t i = 0; i < length; ++i) {
+    if (a_nulls && IsNullAt(a, a_start + i)) continue;
+    if (!ElementEquals(a, a_start + i, b, b_start + i)) return false;
+  }
+  return true;
+}
+
+bool ArrayDataEquals(const ArrayData& a, const ArrayData& b) {
+  if (&a == &b) return true;
+  if (!a.type->Equals(*b.type) || a.length != b.length) return false;
+  if (a.GetNullCount() != b.GetNullCount()) return false;
+  return ArrayRangeEquals(a, 0, b, 0, a.length);
+}
+
+bool ArrayEquals(const Array& a, const Array& b) { return ArrayDataEquals(*a.data(), *b.data()); }
+
+bool Array::Equals(const Array& other) const { return ArrayEquals(*this, other); }
+
+}  // namespace strata

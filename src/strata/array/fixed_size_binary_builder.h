@@ -1,0 +1,46 @@
+// FixedSizeBinaryBuilder: values of a fixed byte width (fixed_size_binary[w], and decimal128
+// / decimal256 as 16 / 32 little-endian two's-complement bytes). Counts are rows.
+#pragma once
+
+#include <string_view>
+
+#include "strata/array/primitive_builder.h"
+
+namespace strata {
+
+class FixedSizeBinaryBuilder : public FixedWidthBuilder {
+ public:
+  // `type` is fixed_size_binary, decimal128 or decimal256.
+  FixedSizeBinaryBuilder(TypePtr type, MemoryPool* pool)
+      : FixedWidthBuilder(type, static_cast<int32_t>(type->byte_width()), pool) {}
+
+  // Appends byte_width() bytes from `value`.
+  Status Append(const uint8_t* value) {
+    if (__builtin_expect(length_ == capacity_, 0)) STRATA_RETURN_NOT_OK(GrowRows(length_ + 1));
+    UnsafeAppend(value);
+    return Status::OK();
+  }
+  // Fails with Invalid when the size is not byte_width().
+  Status Append(std::string_view value) {
+    if (static_cast<int64_t>(value.size()) != byte_width_) {
+      return Status::Invalid("value of {} bytes appended to {}", value.size(), type_->ToString());
+    }
+    return Append(reinterpret_cast<const uint8_t*>(value.data()));
+  }
+  // Precondition: length() < capacity().
+  void UnsafeAppend(const uint8_t* value) {
+    std::memcpy(values_data() + length_ * byte_width_, value, static_cast<size_t>(byte_width_));
+    if (uint8_t* bits = active_validity()) bitmap::SetBit(bits, length_);
+    ++length_;
+  }
+  // n rows from n * byte_width() contiguous bytes; see FixedWidthBuilder::AppendBytes.
+  Status AppendValues(const uint8_t* values, int64_t n, const uint8_t* validity = nullptr,
+                      int64_t validity_offset = 0) {
+    return AppendBytes(values, n, validity, validity_offset);
+  }
+  Result<uint8_t*> AppendUninitialized(int64_t n, const uint8_t* validity = nullptr, int64_t validity_offset = 0) {
+    return AppendUninitializedBytes(n, validity, validity_offset);
+  }
+};
+
+}  // namespace strata

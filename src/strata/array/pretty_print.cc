@@ -1,0 +1,355 @@
+#include "strata/array/pretty_print.h"
+
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "strata/array/array.h"
+#include "strata/array/chunked_array.h"
+#include "strata/array/record_batch.h"
+#include "strata/array/table.h"
+
+namespace strata {
+
+namespace {
+
+template <typename T>
+T Load(const ArrayData& d, int64_t i) {
+  T v;
+  std::memcpy(&v, d.buffers[1]->data() + (d.offset + i) * static_cast<int64_t>(sizeof(T)), sizeof(T));
+  return v;
+}
+
+bool IsNullAt(const ArrayData& d, int64_t i) {
+  if (d.type->id() == TypeId::kNull) return true;
+  const uint8_t* bits = d.validity_data();
+  return bits != nullptr && !bitmap::GetBit(bits, d.offset + i);
+}
+
+float HalfToFloat(uint16_t h) {
+  const int sign = (h >> 15) & 1;
+  const int exponent = (h >> 10) & 0x1f;
+  const int mantissa = h & 0x3ff;
+  float value;
+  if (exponent == 0) {
+    value = std::ldexp(static_cast<float>(mantissa), -24);
+  } else if (exponent == 31) {
+    value = mantissa == 0 ? INFINITY : NAN;
+  } else {
+    value = std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
+  }
+  return sign ? -value : value;
+}
+
+// Days since 1970-01-01 to a proleptic Gregorian date (the era-based civil calendar method).
+void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const int64_t doe = z - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  *d = static_cast<unsigned>(doy - (153 * mp + 2) / 5 + 1);
+  *m = static_cast<unsigned>(mp < 10 ? mp + 3 : mp - 9);
+  *y = yoe + era * 400 + (*m <= 2);
+}
+
+int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+int64_t UnitsPerSecond(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kSecond: return 1;
+    case TimeUnit::kMilli: return 1000;
+    case TimeUnit::kMicro: return 1000000;
+    case TimeUnit::kNano: return 1000000000;
+  }
+  return 1;
+}
+
+int FractionDigits(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kSecond: return 0;
+    case TimeUnit::kMilli: return 3;
+    case TimeUnit::kMicro: return 6;
+    case TimeUnit::kNano: return 9;
+  }
+  return 0;
+}
+
+void AppendDate(int64_t days, std::string* out) {
+  int64_t y;
+  unsigned m, d;
+  CivilFromDays(days, &y, &m, &d);
+  fmt::format_to(std::back_inserter(*out), "{:04}-{:02}-{:02}", y, m, d);
+}
+
+// HH:MM:SS[.fraction] for `units` of `unit` into the day (0 <= units < one day).
+void AppendTimeOfDay(int64_t units, TimeUnit unit, std::string* out) {
+  const int64_t per_second = UnitsPerSecond(unit);
+  const int64_t seconds = units / per_second;
+  fmt::format_to(std::back_inserter(*out), "{:02}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60);
+  if (per_second > 1) fmt::format_to(std::back_inserter(*out), ".{:0{}}", units % per_second, FractionDigits(unit));
+}
+
+void AppendTimestamp(int64_t value, TimeUnit unit, std::string* out) {
+  const int64_t per_day = UnitsPerSecond(unit) * 86400;
+  const int64_t days = FloorDiv(value, per_day);
+  AppendDate(days, out);
+  out->push_back(' ');
+  AppendTimeOfDay(value - days * per_day, unit, out);
+}
+
+// Little-endian two's-complement integer of `bytes` bytes (16 or 32), printed with `scale`.
+void AppendDecimal(const uint8_t* bytes, int width, int32_t scale, std::string* out) {
+  uint64_t limbs[4] = {0, 0, 0, 0};
+  const int n = width / 8;
+  std::memcpy(limbs, bytes, static_cast<size_t>(width));
+  const bool negative = (limbs[n - 1] >> 63) != 0;
+  if (negative) {  // two's complement negation
+    uint64_t carry = 1;
+    for (int k = 0; k < n; ++k) {
+      limbs[k] = ~limbs[k] + carry;
+      carry = carry && limbs[k] == 0;
+    }
+  }
+  std::string digits;
+  auto is_zero = [&] {
+    for (int k = 0; k < n; ++k) {
+      if (limbs[k] != 0) return false;
+    }
+    return true;
+  };
+  do {  // divide by 10 from the top limb down
+    unsigned __int128 remainder = 0;
+    for (int k = n - 1; k >= 0; --k) {
+      const unsigned __int128 cur = (remainder << 64) | limbs[k];
+      limbs[k] = static_cast<uint64_t>(cur / 10);
+      remainder = cur % 10;
+    }
+    digits.push_back(static_cast<char>('0' + static_cast<int>(remainder)));
+  } while (!is_zero());
+  if (scale > 0) {
+    while (static_cast<int32_t>(digits.size()) <= scale) digits.push_back('0');
+  }
+  if (negative) out->push_back('-');
+  for (size_t k = digits.size(); k-- > 0;) {
+    out->push_back(digits[k]);
+    if (scale > 0 && k == static_cast<size_t>(scale) && k != 0) out->push_back('.');
+  }
+  if (scale < 0) out->append(static_cast<size_t>(-scale), '0');
+}
+
+void AppendQuoted(std::string_view s, std::string* out) {
+  out->push_back('"');
+  for (char c : s) {
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\t': out->append("\\t"); break;
+      case '\r': out->append("\\r"); break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          fmt::format_to(std::back_inserter(*out), "\\x{:02x}", static_cast<unsigned char>(c));
+        } else {
+          out->push_back(c);
+        }
+    }
+  }
+  out->push_back('"');
+}
+
+void AppendHex(std::string_view s, std::string* out) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  for (char c : s) {
+    const auto b = static_cast<unsigned char>(c);
+    out->push_back(kDigits[b >> 4]);
+    out->push_back(kDigits[b & 15]);
+  }
+}
+
+template <typename OffsetT>
+std::string_view BinaryValue(const ArrayData& d, int64_t i) {
+  const OffsetT* offsets = d.buffers[1]->data_as<OffsetT>() + d.offset;
+  return {d.buffers[2]->data_as<char>() + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i])};
+}
+
+std::string_view ViewValue(const ArrayData& d, int64_t i) {
+  const uint8_t* view = d.buffers[1]->data() + (d.offset + i) * view_layout::kViewSize;
+  const int32_t n = view_layout::Length(view);
+  if (n <= view_layout::kInlineSize) return {reinterpret_cast<const char*>(view + 4), static_cast<size_t>(n)};
+  const Buffer& data = *d.buffers[2 + static_cast<size_t>(view_layout::BufferIndex(view))];
+  return {data.data_as<char>() + view_layout::Offset(view), static_cast<size_t>(n)};
+}
+
+class Printer {
+ public:
+  explicit Printer(const PrettyPrintOptions& options) : options_(options) {}
+
+  // [v, v, ...] for elements [start, start + length) of d.
+  void AppendRange(const ArrayData& d, int64_t start, int64_t length, std::string* out) const {
+    out->push_back('[');
+    const int64_t limit = options_.max_rows;
+    const bool elide = limit > 0 && length > limit;
+    const int64_t head = elide ? limit - limit / 2 : length;
+    const int64_t tail = elide ? limit / 2 : 0;
+    for (int64_t i = 0; i < head; ++i) {
+      if (i > 0) out->append(", ");
+      AppendValue(d, start + i, out);
+    }
+    if (elide) {
+      out->append(", ...");
+      for (int64_t i = length - tail; i < length; ++i) {
+        out->append(", ");
+        AppendValue(d, start + i, out);
+      }
+    }
+    out->push_back(']');
+  }
+
+  void AppendValue(const ArrayData& d, int64_t i, std::string* out) const {
+    if (IsNullAt(d, i)) {
+      out->append("null");
+      return;
+    }
+    auto it = std::back_inserter(*out);
+    const DataType& type = *d.type;
+    switch (type.id()) {
+      case TypeId::kNull: out->append("null"); break;
+      case TypeId::kBoolean: out->append(bitmap::GetBit(d.buffers[1]->data(), d.offset + i) ? "true" : "false"); break;
+      case TypeId::kInt8: fmt::format_to(it, "{}", Load<int8_t>(d, i)); break;
+      case TypeId::kInt16: fmt::format_to(it, "{}", Load<int16_t>(d, i)); break;
+      case TypeId::kInt32: fmt::format_to(it, "{}", Load<int32_t>(d, i)); break;
+      case TypeId::kInt64: fmt::format_to(it, "{}", Load<int64_t>(d, i)); break;
+      case TypeId::kUInt8: fmt::format_to(it, "{}", Load<uint8_t>(d, i)); break;
+      case TypeId::kUInt16: fmt::format_to(it, "{}", Load<uint16_t>(d, i)); break;
+      case TypeId::kUInt32: fmt::format_to(it, "{}", Load<uint32_t>(d, i)); break;
+      case TypeId::kUInt64: fmt::format_to(it, "{}", Load<uint64_t>(d, i)); break;
+      case TypeId::kFloat16: fmt::format_to(it, "{}", HalfToFloat(Load<uint16_t>(d, i))); break;
+      case TypeId::kFloat32: fmt::format_to(it, "{}", Load<float>(d, i)); break;
+      case TypeId::kFloat64: fmt::format_to(it, "{}", Load<double>(d, i)); break;
+      case TypeId::kDecimal128:
+      case TypeId::kDecimal256: {
+        const int width = type.byte_width();
+        AppendDecimal(d.buffers[1]->data() + (d.offset + i) * width, width, type.scale(), out);
+        break;
+      }
+      case TypeId::kDate32: AppendDate(Load<int32_t>(d, i), out); break;
+      case TypeId::kDate64: AppendDate(FloorDiv(Load<int64_t>(d, i), 86400000), out); break;
+      case TypeId::kTime32: AppendTimeOfDay(Load<int32_t>(d, i), type.unit(), out); break;
+      case TypeId::kTime64: AppendTimeOfDay(Load<int64_t>(d, i), type.unit(), out); break;
+      case TypeId::kTimestamp: AppendTimestamp(Load<int64_t>(d, i), type.unit(), out); break;
+      case TypeId::kDuration: fmt::format_to(it, "{}", Load<int64_t>(d, i)); break;
+      case TypeId::kString: AppendQuoted(BinaryValue<int32_t>(d, i), out); break;
+      case TypeId::kLargeString: AppendQuoted(BinaryValue<int64_t>(d, i), out); break;
+      case TypeId::kStringView: AppendQuoted(ViewValue(d, i), out); break;
+      case TypeId::kBinary: AppendHex(BinaryValue<int32_t>(d, i), out); break;
+      case TypeId::kLargeBinary: AppendHex(BinaryValue<int64_t>(d, i), out); break;
+      case TypeId::kBinaryView: AppendHex(ViewValue(d, i), out); break;
+      case TypeId::kFixedSizeBinary: {
+        const int width = type.byte_width();
+        AppendHex({d.buffers[1]->data_as<char>() + (d.offset + i) * width, static_cast<size_t>(width)}, out);
+        break;
+      }
+      case TypeId::kList: {
+        const int32_t* offsets = d.buffers[1]->data_as<int32_t>() + d.offset;
+        AppendRange(*d.children[0], offsets[i], offsets[i + 1] - offsets[i], out);
+        break;
+      }
+      case TypeId::kLargeList: {
+        const int64_t* offsets = d.buffers[1]->data_as<int64_t>() + d.offset;
+        AppendRange(*d.children[0], offsets[i], offsets[i + 1] - offsets[i], out);
+        break;
+      }
+      case TypeId::kFixedSizeList: {
+        const int64_t size = type.list_size();
+        AppendRange(*d.children[0], (d.offset + i) * size, size, out);
+        break;
+      }
+      case TypeId::kStruct: {
+        out->push_back('{');
+        for (size_t c = 0; c < d.children.size(); ++c) {
+          if (c > 0) out->append(", ");
+          out->append(type.field(static_cast<int>(c))->name());
+          out->append(": ");
+          AppendValue(*d.children[c], d.offset + i, out);
+        }
+        out->push_back('}');
+        break;
+      }
+      case TypeId::kMap: {
+        const int32_t* offsets = d.buffers[1]->data_as<int32_t>() + d.offset;
+        const ArrayData& entries = *d.children[0];
+        out->push_back('{');
+        for (int32_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+          if (e > offsets[i]) out->append(", ");
+          AppendValue(*entries.children[0], entries.offset + e, out);
+          out->append(": ");
+          AppendValue(*entries.children[1], entries.offset + e, out);
+        }
+        out->push_back('}');
+        break;
+      }
+      case TypeId::kDictionary: {
+        DictionaryArray dict(std::make_shared<ArrayData>(d));
+        AppendValue(*d.dictionary, dict.GetValueIndex(i), out);
+        break;
+      }
+    }
+  }
+
+ private:
+  const PrettyPrintOptions& options_;
+};
+
+void AppendColumns(const Schema& schema, std::string* out) {
+  out->append(schema.ToString());
+  out->append("\n----");
+}
+
+}  // namespace
+
+std::string PrettyPrint(const Array& array, const PrettyPrintOptions& options) {
+  std::string out;
+  Printer(options).AppendRange(*array.data(), 0, array.length(), &out);
+  return out;
+}
+
+std::string PrettyPrint(const ChunkedArray& array, const PrettyPrintOptions& options) {
+  std::string out = "[";
+  for (int c = 0; c < array.num_chunks(); ++c) {
+    if (c > 0) out.append(", ");
+    Printer(options).AppendRange(*array.chunk(c).data(), 0, array.chunk(c).length(), &out);
+  }
+  out.push_back(']');
+  return out;
+}
+
+std::string PrettyPrint(const RecordBatch& batch, const PrettyPrintOptions& options) {
+  std::string out;
+  AppendColumns(*batch.schema(), &out);
+  for (int i = 0; i < batch.num_columns(); ++i) {
+    out.append("\n");
+    out.append(batch.schema()->field(i)->name());
+    out.append(": ");
+    out.append(PrettyPrint(batch.column(i), options));
+  }
+  return out;
+}
+
+std::string PrettyPrint(const Table& table, const PrettyPrintOptions& options) {
+  std::string out;
+  AppendColumns(*table.schema(), &out);
+  for (int i = 0; i < table.num_columns(); ++i) {
+    out.append("\n");
+    out.append(table.schema()->field(i)->name());
+    out.append(": ");
+    out.append(PrettyPrint(*table.column(i), options));
+  }
+  return out;
+}
+
+std::string Array::ToString() const { return PrettyPrint(*this); }
+
+}  // namespace strata
