@@ -95,6 +95,14 @@ class CompactReader {
     frames_[depth_].index = index;
   }
   void SetIndex(int32_t index) { frames_[depth_].index = index; }
+  // A field whose wire type did not match its declaration is skipped, as Thrift's generated code
+  // does (some writers reused field ids); the struct decoder then treats it as absent.
+  void MarkFieldSkipped() { field_skipped_ = true; }
+  bool TakeFieldSkipped() {
+    const bool skipped = field_skipped_;
+    field_skipped_ = false;
+    return skipped;
+  }
 
   // Scalars.
   Status ReadBool(bool* out);
@@ -146,6 +154,7 @@ class CompactReader {
   int depth_ = 0;
   bool has_pending_bool_ = false;
   bool pending_bool_ = false;
+  bool field_skipped_ = false;
   Frame frames_[kMaxDepthLimit + 1];
 };
 

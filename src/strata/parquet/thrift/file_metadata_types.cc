@@ -238,9 +238,7 @@ Status DecodeSelectedColumns(CompactReader& reader, const FieldHeader& field, co
   reader.SetField("columns");
   ListHeader header;
   STRATA_RETURN_NOT_OK(ReadListHeader(reader, field.type, &header));
-  if (header.size > 0 && header.element_type != WireType::kStruct) {
-    return TypeMismatch(reader, header.element_type, "struct");
-  }
+  if (header.size > 0 && header.element_type != WireType::kStruct) return SkipElements(reader, header);
   out->clear();
   out->reserve(std::min<size_t>(selected.size(), header.size));
   size_t next = 0;
@@ -254,7 +252,7 @@ Status DecodeSelectedColumns(CompactReader& reader, const FieldHeader& field, co
     }
   }
   reader.SetIndex(-1);
-  if (next < selected.size()) {
+  if (next < selected.size() && header.size > 0) {
     return Status::Invalid("column {} was selected but a row group has only {} columns", selected[next],
                            header.size);
   }
@@ -311,9 +309,7 @@ Status DecodeRowGroups(CompactReader& reader, const FieldHeader& field, const st
   reader.SetField("row_groups");
   ListHeader header;
   STRATA_RETURN_NOT_OK(ReadListHeader(reader, field.type, &header));
-  if (header.size > 0 && header.element_type != WireType::kStruct) {
-    return TypeMismatch(reader, header.element_type, "struct");
-  }
+  if (header.size > 0 && header.element_type != WireType::kStruct) return SkipElements(reader, header);
   out->clear();
   out->reserve(std::min<size_t>(header.size, kReserveBudgetBytes / sizeof(RowGroup) + 1));
   for (int32_t i = 0; i < header.size; ++i) {

@@ -45,8 +45,8 @@ Status DecodeStruct(CompactReader& reader, const char* struct_name, std::initial
     FieldHeader field;
     STRATA_RETURN_NOT_OK(reader.ReadFieldBegin(&field));
     if (field.type == WireType::kStop) break;
-    if (field.id >= 0 && field.id < 64) seen |= uint64_t{1} << field.id;
     STRATA_RETURN_NOT_OK(on_field(field));
+    if (field.id >= 0 && field.id < 64 && !reader.TakeFieldSkipped()) seen |= uint64_t{1} << field.id;
   }
   for (const RequiredField& r : required) {
     if ((seen & (uint64_t{1} << r.id)) == 0) {
@@ -56,15 +56,18 @@ Status DecodeStruct(CompactReader& reader, const char* struct_name, std::initial
   return reader.ReadStructEnd();
 }
 
-inline Status TypeMismatch(CompactReader& reader, WireType found, const char* expected) {
-  return reader.Corrupt("expected a value of type {} but the field has wire type {} (offset {})", expected,
-                        thrift::WireTypeName(found), reader.offset());
+// A value whose wire type does not match the declaration is skipped, not decoded: the field
+// counts as absent (so a missing required field is still reported). Thrift's generated readers
+// do the same, and real files (parquet-testing's dict-page-offset-zero.parquet) need it.
+inline Status TypeMismatch(CompactReader& reader, WireType found, const char* /*expected*/) {
+  reader.MarkFieldSkipped();
+  return reader.Skip(found);
 }
 
-inline bool IsInteger(WireType t) {
+constexpr bool IsInteger(WireType t) {
   return t == WireType::kByte || t == WireType::kI16 || t == WireType::kI32 || t == WireType::kI64;
 }
-inline bool IsBool(WireType t) { return t == WireType::kBoolTrue || t == WireType::kBoolFalse; }
+constexpr bool IsBool(WireType t) { return t == WireType::kBoolTrue || t == WireType::kBoolFalse; }
 
 // ---- ReadValue: one value of wire type `type` into a C++ object ---------------------------------
 
@@ -136,19 +139,41 @@ Status ReadValue(CompactReader& reader, WireType type, T* out) {
 template <typename T>
 Status ReadValue(CompactReader& reader, WireType type, std::optional<T>* out) {
   out->emplace();
-  return ReadValue(reader, type, &**out);
+  STRATA_RETURN_NOT_OK(ReadValue(reader, type, &**out));
+  if (reader.TakeFieldSkipped()) {  // wrong wire type: absent, not default-valued
+    out->reset();
+    reader.MarkFieldSkipped();
+  }
+  return Status::OK();
 }
 
+// Reads a list header; when `type` is not a list the value is skipped, the reader's skipped flag
+// is set and header->size is 0.
 inline Status ReadListHeader(CompactReader& reader, WireType type, ListHeader* header) {
-  if (type != WireType::kList && type != WireType::kSet) return TypeMismatch(reader, type, "list");
+  if (type != WireType::kList && type != WireType::kSet) {
+    *header = ListHeader{};
+    return TypeMismatch(reader, type, "list");
+  }
   return reader.ReadListBegin(header);
+}
+
+template <typename T>
+constexpr bool ElementTypeMatches(WireType type);
+
+// A list whose elements have the wrong wire type is skipped whole and left empty.
+inline Status SkipElements(CompactReader& reader, const ListHeader& header) {
+  reader.MarkFieldSkipped();
+  for (int32_t i = 0; i < header.size; ++i) STRATA_RETURN_NOT_OK(reader.Skip(header.element_type));
+  return Status::OK();
 }
 
 template <typename T>
 Status ReadValue(CompactReader& reader, WireType type, std::vector<T>* out) {
   ListHeader header;
-  STRATA_RETURN_NOT_OK(ReadListHeader(reader, type, &header));
   out->clear();
+  STRATA_RETURN_NOT_OK(ReadListHeader(reader, type, &header));
+  if (reader.TakeFieldSkipped()) return (reader.MarkFieldSkipped(), Status::OK());
+  if (header.size > 0 && !ElementTypeMatches<T>(header.element_type)) return SkipElements(reader, header);
   out->reserve(std::min<size_t>(header.size, kReserveBudgetBytes / sizeof(T) + 1));
   for (int32_t i = 0; i < header.size; ++i) {
     reader.SetIndex(i);
@@ -160,8 +185,10 @@ Status ReadValue(CompactReader& reader, WireType type, std::vector<T>* out) {
 
 inline Status ReadValue(CompactReader& reader, WireType type, std::vector<bool>* out) {
   ListHeader header;
-  STRATA_RETURN_NOT_OK(ReadListHeader(reader, type, &header));
   out->clear();
+  STRATA_RETURN_NOT_OK(ReadListHeader(reader, type, &header));
+  if (reader.TakeFieldSkipped()) return (reader.MarkFieldSkipped(), Status::OK());
+  if (header.size > 0 && !IsBool(header.element_type)) return SkipElements(reader, header);
   out->reserve(header.size);  // bits: at most 1/8 of the input size
   for (int32_t i = 0; i < header.size; ++i) {
     reader.SetIndex(i);
@@ -171,6 +198,15 @@ inline Status ReadValue(CompactReader& reader, WireType type, std::vector<bool>*
   }
   reader.SetIndex(-1);
   return Status::OK();
+}
+
+template <typename T>
+constexpr bool ElementTypeMatches(WireType type) {
+  if constexpr (std::is_same_v<T, bool>) return IsBool(type);
+  else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) return IsInteger(type);
+  else if constexpr (std::is_same_v<T, double>) return type == WireType::kDouble;
+  else if constexpr (std::is_same_v<T, std::string>) return type == WireType::kBinary;
+  else return type == WireType::kStruct;
 }
 
 // One field: names it for error messages, then reads it.
