@@ -1,0 +1,189 @@
+// bench-compare: whole-process comparison of strata with DuckDB and Polars (through node).
+// Usage: node bench/compare/bench_compare.mjs [--quick] [--workload NAME[,NAME]] [--runs N]
+//        [--data DIR] [--out DIR]
+// For each workload: one warm-up run per engine whose output is also the correctness check (all
+// summaries must agree), then N rounds, each running every engine once in turn (A B C A B C...)
+// so drift on the machine hits all engines alike. Medians and the median of per-round ratios
+// against strata go to results.json / results.md / time.png / memory.png.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { diffSummaries } from '../peers/compare_scan.mjs';
+import { measure, median, summaryOf } from './measure.mjs';
+import { writeCharts, writeMarkdown } from './report.mjs';
+import { commandFor, engines, startupCommand, STRATA_BIN, strataAvailable, workloads } from './workloads.mjs';
+
+function parseArgs(argv) {
+  const options = { quick: false, only: null, runs: 5, data: null, out: 'bench/results' };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--quick') options.quick = true;
+    else if (arg === '--workload') options.only = argv[++i].split(',');
+    else if (arg === '--runs') options.runs = Number(argv[++i]);
+    else if (arg === '--data') options.data = argv[++i];
+    else if (arg === '--out') options.out = argv[++i];
+    else {
+      console.error(`bench-compare: unknown option ${arg}`);
+      process.exit(2);
+    }
+  }
+  if (!(options.runs >= 1)) {
+    console.error('bench-compare: --runs needs a number >= 1');
+    process.exit(2);
+  }
+  options.data ??= options.quick ? 'bench/data/quick' : 'bench/data';
+  return options;
+}
+
+function packageVersion(name) {
+  return JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')).version;
+}
+
+function machine() {
+  const cpu = os.cpus()[0]?.model?.trim() ?? 'unknown CPU';
+  let strata = 'not built';
+  if (strataAvailable()) {
+    try {
+      strata = execFileSync(STRATA_BIN, ['--version'], { encoding: 'utf8' }).trim();
+    } catch (error) {
+      strata = `present, --version failed`;
+    }
+  }
+  return {
+    nproc: os.availableParallelism?.() ?? os.cpus().length, cpu,
+    memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1), os: `${os.type()} ${os.release()}`,
+    node: process.versions.node, duckdb: packageVersion('@duckdb/node-api'),
+    polars: packageVersion('nodejs-polars'), strata,
+  };
+}
+
+function envFor(engine) {
+  return engine.peer === 'polars' ? { POLARS_MAX_THREADS: String(engine.threads) } : {};
+}
+
+// Checks that every engine's warm-up output is the same summary (or metadata) as the first
+// engine's; returns human-readable disagreements.
+function checkAgreement(workload, warmups) {
+  const produced = warmups.filter((w) => w.summary);
+  const disagreements = [];
+  if (produced.length < 2) return disagreements;
+  const reference = produced.find((w) => w.engine.name !== 'strata') ?? produced[0];
+  for (const other of produced) {
+    if (other === reference) continue;
+    let diffs;
+    if (workload.kind === 'footer') {
+      const rows = (s) => s.rows ?? s.num_rows;
+      const columns = (s) => (Array.isArray(s.columns) ? s.columns.length : s.columns ?? s.num_columns);
+      diffs = [];
+      if (rows(other.summary) !== rows(reference.summary)) diffs.push(`rows ${rows(other.summary)} vs ${rows(reference.summary)}`);
+      if (columns(other.summary) !== undefined && columns(other.summary) !== columns(reference.summary)) {
+        diffs.push(`columns ${columns(other.summary)} vs ${columns(reference.summary)}`);
+      }
+    } else {
+      diffs = diffSummaries(other.summary, reference.summary, other.engine.id, reference.engine.id);
+    }
+    for (const d of diffs.slice(0, 10)) disagreements.push(`${other.engine.id} vs ${reference.engine.id}: ${d}`);
+  }
+  return disagreements;
+}
+
+function ratio(numerators, denominators) {
+  if (!denominators || denominators.every((d) => d === null)) return null;
+  return median(numerators.map((n, i) => (n === null || !denominators[i] ? null : n / denominators[i])));
+}
+
+function runWorkload(workload, engineList, runs) {
+  const active = engineList.map((engine) => ({ engine, argv: commandFor(engine, workload), error: null,
+    seconds: [], rss: [] }));
+  const warmups = [];
+  for (const cell of active) {
+    if (!cell.argv) { cell.error = 'no command for this workload yet'; continue; }
+    const warm = measure(cell.argv, { env: envFor(cell.engine) });
+    const summary = warm.ok ? summaryOf(warm.stdout) : null;
+    if (!warm.ok || !summary) {
+      cell.error = warm.ok ? 'printed no summary line' : warm.error;
+      cell.argv = null;
+      console.log(`  ${cell.engine.id.padEnd(10)} n/a (${cell.error.slice(0, 160)})`);
+      continue;
+    }
+    warmups.push({ engine: cell.engine, summary });
+  }
+  const disagreements = checkAgreement(workload, warmups);
+  for (const d of disagreements) console.log(`  !!! DISAGREEMENT ${d}`);
+  for (let round = 0; round < runs; round++) {
+    for (const cell of active) {
+      if (!cell.argv) { cell.seconds.push(null); cell.rss.push(null); continue; }
+      const run = measure(cell.argv, { env: envFor(cell.engine) });
+      cell.seconds.push(run.ok ? run.seconds : null);
+      cell.rss.push(run.ok ? run.rssKiB : null);
+      if (!run.ok) console.log(`  ${cell.engine.id} failed in round ${round + 1}: ${run.error}`);
+    }
+  }
+  const strata = active.find((c) => c.engine.name === 'strata');
+  const cells = active.map((cell) => ({
+    id: cell.engine.id, engine: cell.engine.name, threads: cell.engine.threads,
+    command: cell.argv ? cell.argv.join(' ') : null, error: cell.error,
+    seconds: cell.seconds, rssKiB: cell.rss,
+    medianSeconds: median(cell.seconds), medianRssKiB: median(cell.rss),
+    timeRatio: cell === strata ? (strata.argv ? 1 : null) : ratio(cell.seconds, strata?.seconds),
+    memoryRatio: cell === strata ? (strata.argv ? 1 : null) : ratio(cell.rss, strata?.rssKiB),
+  }));
+  for (const c of cells) {
+    if (c.medianSeconds !== null) {
+      console.log(`  ${c.id.padEnd(10)} ${c.medianSeconds.toFixed(3)} s  ${(c.medianRssKiB / 1024).toFixed(0)} MiB` +
+        (c.timeRatio !== null && c.engine !== 'strata' ? `  (${c.timeRatio.toFixed(2)}x strata)` : ''));
+    }
+  }
+  return { name: workload.name, kind: workload.kind, file: workload.file, engines: cells, disagreements };
+}
+
+function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const started = Date.now();
+  const engineList = engines();
+  const info = machine();
+  console.log(`bench-compare: ${info.cpu}, ${info.nproc} cores; strata: ${info.strata}; data: ${options.data}`);
+  if (!strataAvailable()) console.log(`  (${STRATA_BIN} is missing: strata's cells are n/a)`);
+
+  const startup = [];
+  for (const peer of ['duckdb', 'polars']) {
+    const argv = startupCommand(peer);
+    measure(argv); // warm-up
+    const runs = Array.from({ length: options.runs }, () => measure(argv));
+    startup.push({ module: peer === 'duckdb' ? '@duckdb/node-api' : 'nodejs-polars',
+      seconds: runs.map((r) => r.seconds), medianSeconds: median(runs.map((r) => r.seconds)),
+      medianRssKiB: median(runs.map((r) => r.rssKiB)) });
+    console.log(`startup ${peer}: ${startup.at(-1).medianSeconds.toFixed(3)} s`);
+  }
+
+  const results = [];
+  for (const workload of workloads(options.data)) {
+    if (options.only && !options.only.some((o) => workload.name.includes(o))) continue;
+    if (engineList.every((e) => !commandFor(e, workload))) {
+      console.log(`${workload.name}: hook only, no engine has a command yet`);
+      continue;
+    }
+    if (!existsSync(workload.file)) {
+      console.log(`${workload.name}: ${workload.file} is missing (run scripts/bench-data${options.quick ? ' --quick' : ''})`);
+      continue;
+    }
+    console.log(`${workload.name} (${workload.file})`);
+    results.push(runWorkload(workload, engineList, options.runs));
+  }
+
+  mkdirSync(options.out, { recursive: true });
+  const output = { date: new Date().toISOString(), quick: options.quick, runs: options.runs,
+    data: options.data, machine: info, startup, workloads: results,
+    elapsedSeconds: (Date.now() - started) / 1000 };
+  writeFileSync(path.join(options.out, 'results.json'), `${JSON.stringify(output, null, 1)}\n`);
+  writeMarkdown(path.join(options.out, 'results.md'), output);
+  if (results.length) writeCharts(options.out, output);
+  const disagreements = results.reduce((n, w) => n + w.disagreements.length, 0);
+  console.log(`bench-compare: ${results.length} workloads in ${output.elapsedSeconds.toFixed(0)} s -> ` +
+    `${options.out}/results.{json,md}, time.png, memory.png` +
+    (disagreements ? `; ${disagreements} DISAGREEMENTS` : ''));
+  process.exitCode = disagreements ? 1 : 0;
+}
+
+main();
