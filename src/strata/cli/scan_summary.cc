@@ -1,0 +1,329 @@
+#include "strata/cli/scan_summary.h"
+
+#include <cmath>
+#include <cstring>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "strata/cli/value_format.h"
+
+namespace strata::cli {
+namespace {
+
+FormatTimeUnit ToFormatUnit(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kSecond: return FormatTimeUnit::kSecond;
+    case TimeUnit::kMilli: return FormatTimeUnit::kMilli;
+    case TimeUnit::kMicro: return FormatTimeUnit::kMicro;
+    case TimeUnit::kNano: return FormatTimeUnit::kNano;
+  }
+  return FormatTimeUnit::kSecond;
+}
+
+inline bool IsValidAt(const ArrayData& a, int64_t i) {
+  const uint8_t* bits = a.validity_data();
+  if (bits == nullptr) return a.type->id() != TypeId::kNull;
+  const int64_t bit = a.offset + i;
+  return (bits[bit >> 3] >> (bit & 7)) & 1;
+}
+
+int64_t BufferBytes(const ArrayData& a) {
+  int64_t total = 0;
+  for (const auto& b : a.buffers) {
+    if (b) total += b->size();
+  }
+  for (const auto& c : a.children) total += BufferBytes(*c);
+  return total;
+}
+
+}  // namespace
+
+std::string SummaryTypeName(const DataType& type) {
+  switch (type.id()) {
+    case TypeId::kBoolean: return "bool";
+    case TypeId::kInt8: return "int8";
+    case TypeId::kInt16: return "int16";
+    case TypeId::kInt32: return "int32";
+    case TypeId::kInt64: return "int64";
+    case TypeId::kUInt8: return "uint8";
+    case TypeId::kUInt16: return "uint16";
+    case TypeId::kUInt32: return "uint32";
+    case TypeId::kUInt64: return "uint64";
+    case TypeId::kFloat16: return "float16";
+    case TypeId::kFloat32: return "float32";
+    case TypeId::kFloat64: return "float64";
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256: return fmt::format("decimal({},{})", type.precision(), type.scale());
+    case TypeId::kDate32:
+    case TypeId::kDate64: return "date";
+    case TypeId::kTimestamp: return fmt::format("timestamp[{}]", TimeUnitName(type.unit()));
+    case TypeId::kTime32:
+    case TypeId::kTime64: return fmt::format("time[{}]", TimeUnitName(type.unit()));
+    case TypeId::kString:
+    case TypeId::kLargeString:
+    case TypeId::kStringView: return "string";
+    case TypeId::kBinary:
+    case TypeId::kLargeBinary:
+    case TypeId::kBinaryView:
+    case TypeId::kFixedSizeBinary: return "binary";
+    case TypeId::kNull: return "null";
+    default: return "nested";
+  }
+}
+
+// Running count, nulls, min and max of one column. Values are kept in a comparable native
+// form and formatted once at the end.
+class ColumnSummary {
+ public:
+  ColumnSummary(std::string name, TypePtr type) : name_(std::move(name)), type_(std::move(type)) {}
+
+  void Add(const ArrayData& a) {
+    const int64_t n = a.length;
+    const int64_t nulls = a.validity_data() ? a.GetNullCount() : (a.type->id() == TypeId::kNull ? n : 0);
+    nulls_ += nulls;
+    count_ += n - nulls;
+    switch (type_->id()) {
+      case TypeId::kBoolean: return AddBooleans(a);
+      case TypeId::kInt8: return AddIntegers<int8_t>(a);
+      case TypeId::kInt16: return AddIntegers<int16_t>(a);
+      case TypeId::kInt32:
+      case TypeId::kDate32:
+      case TypeId::kTime32: return AddIntegers<int32_t>(a);
+      case TypeId::kInt64:
+      case TypeId::kDate64:
+      case TypeId::kTime64:
+      case TypeId::kTimestamp:
+      case TypeId::kDuration: return AddIntegers<int64_t>(a);
+      case TypeId::kUInt8: return AddUnsigned<uint8_t>(a);
+      case TypeId::kUInt16: return AddUnsigned<uint16_t>(a);
+      case TypeId::kUInt32: return AddUnsigned<uint32_t>(a);
+      case TypeId::kUInt64: return AddUnsigned<uint64_t>(a);
+      case TypeId::kFloat16: return AddFloats(a, [](const uint8_t* p, int64_t i) {
+          uint16_t bits;
+          std::memcpy(&bits, p + 2 * i, 2);
+          return static_cast<double>(Float16ToFloat32(bits));
+        });
+      case TypeId::kFloat32: return AddFloats(a, [](const uint8_t* p, int64_t i) {
+          return static_cast<double>(reinterpret_cast<const float*>(p)[i]);
+        });
+      case TypeId::kFloat64: return AddFloats(a, [](const uint8_t* p, int64_t i) {
+          return reinterpret_cast<const double*>(p)[i];
+        });
+      case TypeId::kDecimal128: return AddDecimal128(a);
+      case TypeId::kString:
+      case TypeId::kBinary: return AddBinary<int32_t>(a);
+      case TypeId::kLargeString:
+      case TypeId::kLargeBinary: return AddBinary<int64_t>(a);
+      case TypeId::kFixedSizeBinary:
+      case TypeId::kDecimal256: return AddFixedBytes(a);
+      default: return;  // nested and null: counted only
+    }
+  }
+
+  void AppendJson(std::string* out) const {
+    *out += "{\"name\":";
+    AppendJsonString(name_, out);
+    *out += ",\"type\":";
+    const std::string type = SummaryTypeName(*type_);
+    AppendJsonString(type, out);
+    if (type == "nested") {
+      *out += fmt::format(",\"count\":null,\"nulls\":{},\"min\":null,\"max\":null}}", nulls_);
+      return;
+    }
+    *out += fmt::format(",\"count\":{},\"nulls\":{},\"min\":", count_, nulls_);
+    auto min = Format(true);
+    auto max = Format(false);
+    if (min) AppendJsonString(*min, out); else *out += "null";
+    *out += ",\"max\":";
+    if (max) AppendJsonString(*max, out); else *out += "null";
+    *out += '}';
+  }
+
+  std::string ToText() const {
+    const bool nested = SummaryTypeName(*type_) == "nested";
+    return fmt::format("{}  {}  count={}  nulls={}  min={}  max={}", name_, type_->ToString(),
+                       nested ? std::string("-") : std::to_string(count_), nulls_, Format(true).value_or("null"),
+                       Format(false).value_or("null"));
+  }
+
+ private:
+  template <typename T>
+  void AddIntegers(const ArrayData& a) {
+    const T* values = a.buffers[1]->data_as<T>() + a.offset;
+    for (int64_t i = 0; i < a.length; ++i) {
+      if (!IsValidAt(a, i)) continue;
+      const int64_t v = values[i];
+      if (!has_value_ || v < int_min_) int_min_ = v;
+      if (!has_value_ || v > int_max_) int_max_ = v;
+      has_value_ = true;
+    }
+  }
+  template <typename T>
+  void AddUnsigned(const ArrayData& a) {
+    const T* values = a.buffers[1]->data_as<T>() + a.offset;
+    for (int64_t i = 0; i < a.length; ++i) {
+      if (!IsValidAt(a, i)) continue;
+      const uint64_t v = values[i];
+      if (!has_value_ || v < uint_min_) uint_min_ = v;
+      if (!has_value_ || v > uint_max_) uint_max_ = v;
+      has_value_ = true;
+    }
+  }
+  void AddBooleans(const ArrayData& a) {
+    const uint8_t* bits = a.buffers[1]->data();
+    for (int64_t i = 0; i < a.length; ++i) {
+      if (!IsValidAt(a, i)) continue;
+      const int64_t bit = a.offset + i;
+      const int64_t v = (bits[bit >> 3] >> (bit & 7)) & 1;
+      if (!has_value_ || v < int_min_) int_min_ = v;
+      if (!has_value_ || v > int_max_) int_max_ = v;
+      has_value_ = true;
+    }
+  }
+  template <typename Get>
+  void AddFloats(const ArrayData& a, Get get) {
+    const uint8_t* values = a.buffers[1]->data();
+    for (int64_t i = 0; i < a.length; ++i) {
+      if (!IsValidAt(a, i)) continue;
+      const double v = get(values, a.offset + i);
+      if (std::isnan(v)) {
+        saw_nan_ = true;
+        continue;
+      }
+      if (!has_value_ || v < float_min_) float_min_ = v;
+      if (!has_value_ || v > float_max_) float_max_ = v;
+      has_value_ = true;
+    }
+  }
+  void AddDecimal128(const ArrayData& a) {
+    const uint8_t* values = a.buffers[1]->data();
+    for (int64_t i = 0; i < a.length; ++i) {
+      if (!IsValidAt(a, i)) continue;
+      __int128 v;
+      std::memcpy(&v, values + 16 * (a.offset + i), 16);
+      if (!has_value_ || v < decimal_min_) decimal_min_ = v;
+      if (!has_value_ || v > decimal_max_) decimal_max_ = v;
+      has_value_ = true;
+    }
+  }
+  template <typename Offset>
+  void AddBinary(const ArrayData& a) {
+    const Offset* offsets = a.buffers[1]->data_as<Offset>() + a.offset;
+    const char* data = a.buffers[2] ? reinterpret_cast<const char*>(a.buffers[2]->data()) : "";
+    for (int64_t i = 0; i < a.length; ++i) {
+      if (!IsValidAt(a, i)) continue;
+      std::string_view v(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
+      if (!has_value_ || v < bytes_min_) bytes_min_.assign(v);
+      if (!has_value_ || v > bytes_max_) bytes_max_.assign(v);
+      has_value_ = true;
+    }
+  }
+  void AddFixedBytes(const ArrayData& a) {
+    const int width = type_->byte_width();
+    const char* values = reinterpret_cast<const char*>(a.buffers[1]->data());
+    for (int64_t i = 0; i < a.length; ++i) {
+      if (!IsValidAt(a, i)) continue;
+      std::string_view v(values + width * (a.offset + i), static_cast<size_t>(width));
+      if (type_->id() == TypeId::kDecimal256) {
+        // Little-endian two's complement: compare as big-endian with the sign bit flipped.
+        std::string key(v.rbegin(), v.rend());
+        key[0] = static_cast<char>(key[0] ^ 0x80);
+        if (!has_value_ || key < bytes_min_) bytes_min_ = key;
+        if (!has_value_ || key > bytes_max_) bytes_max_ = key;
+      } else {
+        if (!has_value_ || v < bytes_min_) bytes_min_.assign(v);
+        if (!has_value_ || v > bytes_max_) bytes_max_.assign(v);
+      }
+      has_value_ = true;
+    }
+  }
+
+  std::optional<std::string> Format(bool min) const {
+    if (count_ == 0) return std::nullopt;
+    const TypeId id = type_->id();
+    if (is_floating(id)) {
+      if (!has_value_) return saw_nan_ ? std::optional<std::string>("NaN") : std::nullopt;
+      const double v = min ? float_min_ : float_max_;
+      if (id == TypeId::kFloat64) return FormatFloat64(v);
+      return FormatFloat32(static_cast<float>(v));
+    }
+    if (!has_value_) return std::nullopt;
+    const int64_t i = min ? int_min_ : int_max_;
+    switch (id) {
+      case TypeId::kBoolean: return std::string(i ? "true" : "false");
+      case TypeId::kUInt8:
+      case TypeId::kUInt16:
+      case TypeId::kUInt32:
+      case TypeId::kUInt64: return std::to_string(min ? uint_min_ : uint_max_);
+      case TypeId::kDate32: return FormatDate(i);
+      case TypeId::kDate64: return FormatDate(i / 86400000 - (i % 86400000 < 0 ? 1 : 0));
+      case TypeId::kTimestamp: return FormatTimestamp(i, ToFormatUnit(type_->unit()));
+      case TypeId::kTime32:
+      case TypeId::kTime64: return FormatTime(i, ToFormatUnit(type_->unit()));
+      case TypeId::kDecimal128: return FormatDecimal128(min ? decimal_min_ : decimal_max_, type_->scale());
+      case TypeId::kDecimal256: {
+        std::string key = min ? bytes_min_ : bytes_max_;
+        key[0] = static_cast<char>(key[0] ^ 0x80);
+        return FormatDecimalBigEndian(reinterpret_cast<const uint8_t*>(key.data()), static_cast<int64_t>(key.size()),
+                                      type_->scale());
+      }
+      case TypeId::kString:
+      case TypeId::kLargeString: return min ? bytes_min_ : bytes_max_;
+      case TypeId::kBinary:
+      case TypeId::kLargeBinary:
+      case TypeId::kFixedSizeBinary: return FormatBinaryDigest(min ? bytes_min_ : bytes_max_);
+      default:
+        if (is_integer(id)) return std::to_string(i);
+        return std::nullopt;
+    }
+  }
+
+  std::string name_;
+  TypePtr type_;
+  int64_t count_ = 0;
+  int64_t nulls_ = 0;
+  bool has_value_ = false;
+  bool saw_nan_ = false;
+  int64_t int_min_ = 0, int_max_ = 0;
+  uint64_t uint_min_ = 0, uint_max_ = 0;
+  double float_min_ = 0, float_max_ = 0;
+  __int128 decimal_min_ = 0, decimal_max_ = 0;
+  std::string bytes_min_, bytes_max_;
+};
+
+ScanSummary::ScanSummary(const Schema& schema) {
+  for (const auto& f : schema.fields()) columns_.push_back(std::make_unique<ColumnSummary>(f->name(), f->type()));
+}
+
+ScanSummary::~ScanSummary() = default;
+
+void ScanSummary::Add(const RecordBatch& batch) {
+  rows_ += batch.num_rows();
+  for (int i = 0; i < batch.num_columns(); ++i) {
+    const ArrayData& data = *batch.column(i).data();
+    columns_[static_cast<size_t>(i)]->Add(data);
+    decoded_bytes_ += BufferBytes(data);
+  }
+}
+
+std::string ScanSummary::ToJson() const {
+  std::string out = fmt::format("{{\"rows\":{},\"columns\":[", rows_);
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    if (i) out += ',';
+    columns_[i]->AppendJson(&out);
+  }
+  out += "]}";
+  return out;
+}
+
+std::string ScanSummary::ToText() const {
+  std::string out = fmt::format("rows: {}\n", rows_);
+  for (const auto& c : columns_) {
+    out += c->ToText();
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace strata::cli

@@ -1,0 +1,43 @@
+// ScanSummary: per-column non-null count, null count, min and max over every batch of a scan,
+// printed as `strata scan` shows it and as the one-line JSON of SCAN-SUMMARY.md that other
+// engines' summaries are compared with.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "strata/array/record_batch.h"
+
+namespace strata::cli {
+
+class ColumnSummary;
+
+class ScanSummary {
+ public:
+  explicit ScanSummary(const Schema& schema);
+  ~ScanSummary();
+
+  // Folds a batch in; its schema must be the one given at construction.
+  void Add(const RecordBatch& batch);
+
+  int64_t rows() const { return rows_; }
+  // Bytes of the decoded arrays' buffers seen so far (for MB/s).
+  int64_t decoded_bytes() const { return decoded_bytes_; }
+
+  // {"rows":N,"columns":[{"name":..,"type":..,"count":..,"nulls":..,"min":..,"max":..}, ...]}
+  std::string ToJson() const;
+  // One line per column for people.
+  std::string ToText() const;
+
+ private:
+  int64_t rows_ = 0;
+  int64_t decoded_bytes_ = 0;
+  std::vector<std::unique_ptr<ColumnSummary>> columns_;
+};
+
+// The contract's type name: int8..uint64, float16/32/64, decimal(P,S), date, timestamp[unit],
+// time[unit], string, binary, bool, nested.
+std::string SummaryTypeName(const DataType& type);
+
+}  // namespace strata::cli

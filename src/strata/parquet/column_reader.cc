@@ -1,0 +1,430 @@
+#include "strata/parquet/column_reader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "strata/util/bit_util.h"
+
+namespace strata::parquet {
+namespace {
+
+inline bool IsSet(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
+
+// Moves `non_null` dense values at the front of `out` to the valid slots of [0, count) (bits
+// [slot, slot + count) of `validity`), zeroing null slots. Backwards, so it works in place.
+template <int kWidth>
+void SpreadFixed(uint8_t* out, int width, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
+  const int w = kWidth > 0 ? kWidth : width;
+  int64_t j = non_null - 1;
+  for (int64_t i = count - 1; i >= 0 && j < i; --i) {
+    if (IsSet(validity, slot + i)) {
+      std::memcpy(out + i * w, out + j * w, static_cast<size_t>(w));
+      --j;
+    } else {
+      std::memset(out + i * w, 0, static_cast<size_t>(w));
+    }
+  }
+}
+
+void Spread(uint8_t* out, int width, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
+  if (non_null == count) return;
+  switch (width) {
+    case 1: return SpreadFixed<1>(out, width, validity, slot, count, non_null);
+    case 2: return SpreadFixed<2>(out, width, validity, slot, count, non_null);
+    case 4: return SpreadFixed<4>(out, width, validity, slot, count, non_null);
+    case 8: return SpreadFixed<8>(out, width, validity, slot, count, non_null);
+    case 16: return SpreadFixed<16>(out, width, validity, slot, count, non_null);
+    default: return SpreadFixed<0>(out, width, validity, slot, count, non_null);
+  }
+}
+
+// The same for bits: dense bits at [slot, slot + non_null) move to the valid slots.
+void SpreadBits(uint8_t* bits, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
+  int64_t j = non_null - 1;
+  for (int64_t i = count - 1; i >= 0 && j < i; --i) {
+    const int64_t dst = slot + i;
+    bool value = false;
+    if (IsSet(validity, dst)) value = IsSet(bits, slot + j--);
+    const uint8_t mask = static_cast<uint8_t>(1u << (dst & 7));
+    bits[dst >> 3] = value ? (bits[dst >> 3] | mask) : (bits[dst >> 3] & ~mask);
+  }
+}
+
+// Big-endian two's complement of `length` bytes -> little-endian, sign-extended to `width`.
+inline void BigEndianToDecimal(const uint8_t* in, int64_t length, uint8_t* out, int width) {
+  const uint8_t fill = (length > 0 && (in[0] & 0x80)) ? 0xff : 0x00;
+  for (int64_t i = 0; i < length; ++i) out[i] = in[length - 1 - i];
+  std::memset(out + length, fill, static_cast<size_t>(width - length));
+}
+
+}  // namespace
+
+ColumnReader::ColumnReader(const ColumnDescriptor& column, const ColumnMetaData& metadata, int64_t rows_in_chunk,
+                           TypePtr output_type, std::unique_ptr<PageReader> pages, MemoryPool* pool)
+    : column_(column),
+      metadata_(metadata),
+      rows_in_chunk_(rows_in_chunk),
+      output_type_(std::move(output_type)),
+      pages_(std::move(pages)),
+      pool_(pool),
+      scratch_(pool),
+      views_(pool) {}
+
+Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(const ColumnDescriptor& column, const ColumnMetaData& metadata,
+                                                         int64_t rows_in_chunk, TypePtr output_type,
+                                                         std::unique_ptr<PageReader> pages, MemoryPool* pool) {
+  auto reader = std::unique_ptr<ColumnReader>(
+      new ColumnReader(column, metadata, rows_in_chunk, std::move(output_type), std::move(pages), pool));
+  STRATA_RETURN_NOT_OK(reader->Init());
+  return reader;
+}
+
+std::string ColumnReader::Where() const {
+  return fmt::format("column '{}' (row group {})", column_.dotted_path, pages_->location().row_group);
+}
+
+Status ColumnReader::Init() {
+  if (column_.max_repetition_level > 0) {
+    return Status::NotImplemented("column '{}' is repeated; nested columns are read by the record assembler",
+                                  column_.dotted_path);
+  }
+  const TypeId out = output_type_->id();
+  physical_width_ = PhysicalValueWidth(column_.physical_type, column_.type_length);
+  output_width_ = output_type_->byte_width();
+  if (out == TypeId::kNull) {
+    conversion_ = Conversion::kDiscard;
+    return Status::OK();
+  }
+  switch (column_.physical_type) {
+    case PhysicalType::kBoolean:
+      conversion_ = Conversion::kBits;
+      break;
+    case PhysicalType::kInt32:
+    case PhysicalType::kInt64:
+      if (is_decimal(out)) {
+        conversion_ = Conversion::kSignExtend;
+      } else if (output_width_ < physical_width_) {
+        conversion_ = Conversion::kNarrow;
+      } else {
+        conversion_ = Conversion::kCopy;
+      }
+      break;
+    case PhysicalType::kInt96:
+      conversion_ = Conversion::kInt96ToNanos;
+      break;
+    case PhysicalType::kFloat:
+    case PhysicalType::kDouble:
+      conversion_ = Conversion::kCopy;
+      break;
+    case PhysicalType::kByteArray:
+      conversion_ = is_decimal(out) ? Conversion::kByteArrayDecimal : Conversion::kByteArray;
+      large_offsets_ = is_large_binary_like(out);
+      break;
+    case PhysicalType::kFixedLenByteArray:
+      conversion_ = is_decimal(out) ? Conversion::kBigEndianDecimal : Conversion::kCopy;
+      if (conversion_ == Conversion::kBigEndianDecimal && physical_width_ > output_width_) {
+        return Status::Corrupt("column '{}': {}-byte decimal values do not fit {}", column_.dotted_path,
+                               physical_width_, output_type_->ToString());
+      }
+      break;
+    default:
+      return Status::Corrupt("column '{}' has an unknown physical type", column_.dotted_path);
+  }
+  if (conversion_ == Conversion::kCopy && physical_width_ != output_width_) {
+    return Status::NotImplemented("column '{}': {} values cannot be read as {}", column_.dotted_path,
+                                  PhysicalTypeName(column_.physical_type), output_type_->ToString());
+  }
+  if (conversion_ == Conversion::kByteArray && rows_in_chunk_ > 0) {
+    // Size the data buffer once per batch: the exact unencoded size when the writer recorded
+    // it, else the chunk's uncompressed size (an overestimate for PLAIN by the 4-byte lengths).
+    const auto& size_stats = metadata_.size_statistics;
+    const int64_t bytes = size_stats && size_stats->unencoded_byte_array_data_bytes
+                              ? *size_stats->unencoded_byte_array_data_bytes
+                              : metadata_.total_uncompressed_size;
+    bytes_per_row_estimate_ = static_cast<double>(std::max<int64_t>(bytes, 0)) / static_cast<double>(rows_in_chunk_);
+  }
+  return Status::OK();
+}
+
+int64_t ColumnReader::memory_size() const {
+  int64_t total = pages_->memory_size() + scratch_.capacity() + views_.capacity();
+  if (dictionary_) total += dictionary_->memory_size();
+  return total;
+}
+
+Result<bool> ColumnReader::NextDataPage() {
+  while (true) {
+    STRATA_ASSIGN_OR_RETURN(const bool more, pages_->Next(&page_));
+    if (!more) return false;
+    const int64_t values_offset = page_.file_offset;  // header offset; precise enough for messages
+    if (page_.type == PageType::kDictionaryPage) {
+      if (dictionary_) return Status::Corrupt("a second dictionary page at offset {}", page_.file_offset);
+      if (page_.encoding != Encoding::kPlain && page_.encoding != Encoding::kPlainDictionary) {
+        return Status::NotImplemented("dictionary page at offset {} uses {} encoding", page_.file_offset,
+                                      EncodingName(page_.encoding));
+      }
+      const auto* data = page_.values.data();
+      const auto size = static_cast<int64_t>(page_.values.size());
+      if (column_.physical_type == PhysicalType::kByteArray) {
+        STRATA_ASSIGN_OR_RETURN(dictionary_, Dictionary::MakeByteArray(pool_, data, size, page_.num_values, values_offset));
+      } else if (physical_width_ > 0) {
+        STRATA_ASSIGN_OR_RETURN(dictionary_, Dictionary::MakeFixedWidth(pool_, data, size, page_.num_values,
+                                                                        physical_width_, values_offset));
+      } else {
+        return Status::Corrupt("dictionary page at offset {} for a BOOLEAN column", page_.file_offset);
+      }
+      continue;
+    }
+    if (page_.num_values == 0) continue;
+    const uint8_t* data = page_.values.data();
+    int64_t size = static_cast<int64_t>(page_.values.size());
+    if (column_.max_definition_level > 0) {
+      if (page_.type == PageType::kDataPage) {
+        STRATA_ASSIGN_OR_RETURN(const int64_t consumed,
+                                definition_levels_.SetDataV1(page_.definition_level_encoding,
+                                                             column_.max_definition_level, page_.num_values, data,
+                                                             size, values_offset));
+        data += consumed;
+        size -= consumed;
+      } else {
+        STRATA_RETURN_NOT_OK(definition_levels_.SetDataV2(column_.max_definition_level, page_.num_values,
+                                                          page_.definition_levels.data(),
+                                                          static_cast<int64_t>(page_.definition_levels.size()),
+                                                          values_offset));
+      }
+    }
+    const auto encoding_index = static_cast<size_t>(page_.encoding);
+    if (encoding_index >= std::size(decoders_)) {
+      return Status::NotImplemented("page at offset {} uses unknown encoding {}", page_.file_offset,
+                                    static_cast<int>(page_.encoding));
+    }
+    if (!decoders_[encoding_index]) {
+      STRATA_ASSIGN_OR_RETURN(decoders_[encoding_index],
+                              MakeValueDecoder(page_.encoding, column_.physical_type, column_.type_length,
+                                               dictionary_.get(), pool_));
+    }
+    decoder_ = decoders_[encoding_index].get();
+    STRATA_RETURN_NOT_OK(decoder_->SetData(page_.num_values, data, size, values_offset));
+    page_values_left_ = page_.num_values;
+    return true;
+  }
+}
+
+Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
+  rows = std::min(rows, rows_left());
+  if (rows < 0) rows = 0;
+  const bool nullable = column_.max_definition_level > 0;
+  null_count_ = 0;
+  validity_.reset();
+  values_.reset();
+  data_.reset();
+  if (nullable) {
+    STRATA_ASSIGN_OR_RETURN(validity_, ResizableBuffer::Make(pool_));
+    STRATA_RETURN_NOT_OK(validity_->ResizeZeroed(bit_util::BytesForBits(rows)));
+  }
+  switch (conversion_) {
+    case Conversion::kDiscard:
+      break;
+    case Conversion::kBits: {
+      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_));
+      STRATA_RETURN_NOT_OK(values_->ResizeZeroed(bit_util::BytesForBits(rows)));
+      break;
+    }
+    case Conversion::kByteArray: {
+      const int64_t offset_width = large_offsets_ ? 8 : 4;
+      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_));
+      STRATA_RETURN_NOT_OK(values_->Resize((rows + 1) * offset_width));
+      std::memset(values_->mutable_data(), 0, static_cast<size_t>(offset_width));
+      STRATA_ASSIGN_OR_RETURN(data_, ResizableBuffer::Make(pool_));
+      STRATA_RETURN_NOT_OK(data_->Reserve(static_cast<int64_t>(bytes_per_row_estimate_ * static_cast<double>(rows))));
+      break;
+    }
+    default: {
+      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_));
+      STRATA_RETURN_NOT_OK(values_->Resize(rows * output_width_));
+      break;
+    }
+  }
+
+  int64_t filled = 0;
+  while (filled < rows) {
+    if (page_values_left_ == 0) {
+      auto more = NextDataPage();
+      if (!more.ok()) return more.status().WithContext(Where());
+      if (!*more) {
+        return Status::Corrupt("{}: the column chunk ends after {} rows; the row group has {}", Where(),
+                               rows_read_ + filled, rows_in_chunk_);
+      }
+    }
+    const int64_t count = std::min(rows - filled, page_values_left_);
+    Status st = DecodeRange(filled, count);
+    if (!st.ok()) return st.WithContext(Where());
+    filled += count;
+    page_values_left_ -= count;
+  }
+  rows_read_ += rows;
+
+  std::vector<std::shared_ptr<Buffer>> buffers;
+  std::shared_ptr<Buffer> validity;
+  if (null_count_ > 0) validity = validity_;
+  validity_.reset();  // no nulls: the bitmap goes back to the pool now
+  buffers.push_back(std::move(validity));
+  if (conversion_ == Conversion::kDiscard) {
+    return ArrayData::Make(output_type_, rows, {}, rows);
+  }
+  buffers.push_back(std::move(values_));
+  if (conversion_ == Conversion::kByteArray) buffers.push_back(std::move(data_));
+  return ArrayData::Make(output_type_, rows, std::move(buffers), null_count_);
+}
+
+Status ColumnReader::DecodeRange(int64_t slot, int64_t count) {
+  int64_t non_null = count;
+  const uint8_t* validity = nullptr;
+  if (column_.max_definition_level > 0) {
+    STRATA_ASSIGN_OR_RETURN(non_null, definition_levels_.DecodeValidity(count, validity_->mutable_data(), slot));
+    validity = validity_->data();
+    null_count_ += count - non_null;
+  }
+  switch (conversion_) {
+    case Conversion::kBits:
+      STRATA_RETURN_NOT_OK(decoder_->DecodeBits(values_->mutable_data(), slot, non_null));
+      if (non_null < count) SpreadBits(values_->mutable_data(), validity, slot, count, non_null);
+      return Status::OK();
+    case Conversion::kCopy: {
+      uint8_t* out = values_->mutable_data() + slot * output_width_;
+      STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(out, non_null));
+      Spread(out, output_width_, validity, slot, count, non_null);
+      return Status::OK();
+    }
+    case Conversion::kNarrow:
+    case Conversion::kSignExtend:
+    case Conversion::kBigEndianDecimal:
+    case Conversion::kInt96ToNanos: {
+      STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
+      const uint8_t* in = scratch_.data();
+      STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(scratch_.mutable_data(), non_null));
+      uint8_t* out = values_->mutable_data() + slot * output_width_;
+      const int w = output_width_;
+      if (conversion_ == Conversion::kNarrow) {
+        // Little-endian: the low bytes of the int32 are the narrow value.
+        for (int64_t i = 0; i < non_null; ++i) std::memcpy(out + i * w, in + i * 4, static_cast<size_t>(w));
+      } else if (conversion_ == Conversion::kSignExtend) {
+        for (int64_t i = 0; i < non_null; ++i) {
+          const int64_t v = physical_width_ == 4 ? int64_t{reinterpret_cast<const int32_t*>(in)[i]}
+                                                 : reinterpret_cast<const int64_t*>(in)[i];
+          std::memcpy(out + i * w, &v, 8);
+          std::memset(out + i * w + 8, v < 0 ? 0xff : 0x00, static_cast<size_t>(w - 8));
+        }
+      } else if (conversion_ == Conversion::kBigEndianDecimal) {
+        for (int64_t i = 0; i < non_null; ++i) BigEndianToDecimal(in + i * physical_width_, physical_width_, out + i * w, w);
+      } else {
+        // INT96: 8 bytes nanoseconds of day, 4 bytes Julian day; wrapping arithmetic as other
+        // engines do for out-of-range days.
+        constexpr int64_t kJulianEpochDay = 2440588;
+        constexpr uint64_t kNanosPerDay = 86400ULL * 1000000000ULL;
+        for (int64_t i = 0; i < non_null; ++i) {
+          uint64_t nanos;
+          int32_t day;
+          std::memcpy(&nanos, in + i * 12, 8);
+          std::memcpy(&day, in + i * 12 + 8, 4);
+          const uint64_t value = static_cast<uint64_t>(int64_t{day} - kJulianEpochDay) * kNanosPerDay + nanos;
+          std::memcpy(out + i * 8, &value, 8);
+        }
+      }
+      Spread(out, w, validity, slot, count, non_null);
+      return Status::OK();
+    }
+    case Conversion::kByteArray:
+    case Conversion::kByteArrayDecimal:
+      return DecodeByteArrays(slot, count, non_null, validity);
+    case Conversion::kDiscard:
+      if (column_.physical_type == PhysicalType::kBoolean) {
+        STRATA_RETURN_NOT_OK(scratch_.ResizeZeroed(bit_util::BytesForBits(non_null)));
+        return decoder_->DecodeBits(scratch_.mutable_data(), 0, non_null);
+      }
+      if (column_.physical_type == PhysicalType::kByteArray) {
+        STRATA_RETURN_NOT_OK(views_.Resize(non_null * static_cast<int64_t>(sizeof(ByteArrayView))));
+        return decoder_->DecodeViews(views_.mutable_data_as<ByteArrayView>(), non_null);
+      }
+      STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
+      return decoder_->DecodeFixed(scratch_.mutable_data(), non_null);
+  }
+  return Status::OK();
+}
+
+Status ColumnReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity) {
+  STRATA_RETURN_NOT_OK(views_.Resize(non_null * static_cast<int64_t>(sizeof(ByteArrayView))));
+  auto* views = views_.mutable_data_as<ByteArrayView>();
+  STRATA_RETURN_NOT_OK(decoder_->DecodeViews(views, non_null));
+
+  if (conversion_ == Conversion::kByteArrayDecimal) {
+    const int w = output_width_;
+    uint8_t* out = values_->mutable_data() + slot * w;
+    int64_t j = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      if (validity != nullptr && !IsSet(validity, slot + i)) {
+        std::memset(out + i * w, 0, static_cast<size_t>(w));
+        continue;
+      }
+      const ByteArrayView& v = views[j++];
+      if (v.length > static_cast<uint32_t>(w)) {
+        return Status::Corrupt("a {}-byte decimal value does not fit {}", v.length, output_type_->ToString());
+      }
+      BigEndianToDecimal(v.data, v.length, out + i * w, w);
+    }
+    return Status::OK();
+  }
+
+  int64_t total = 0;
+  for (int64_t i = 0; i < non_null; ++i) total += views[i].length;
+  const int64_t needed = data_->size() + total;
+  if (!large_offsets_ && needed > std::numeric_limits<int32_t>::max()) {
+    return Status::LimitExceeded(
+        "{} bytes of values in one batch overflow 32-bit offsets; read with large_binary or fewer batch_rows",
+        needed);
+  }
+  if (needed > data_->capacity()) {
+    // The metadata estimate fell short (dictionary-encoded chunks often do): reserve for this
+    // range plus the batch's remaining rows at the average size seen so far, once.
+    const int64_t rows_done = slot + count;
+    const int64_t rows_total = (values_->size() / (large_offsets_ ? 8 : 4)) - 1;
+    const double average = static_cast<double>(needed) / static_cast<double>(std::max<int64_t>(rows_done, 1));
+    const int64_t projected = needed + static_cast<int64_t>(average * static_cast<double>(rows_total - rows_done));
+    STRATA_RETURN_NOT_OK(data_->Reserve(std::max(needed, projected)));
+  }
+  uint8_t* data = data_->mutable_data();
+  int64_t position = data_->size();
+  auto write = [&](auto* offsets) {
+    using Offset = std::remove_pointer_t<decltype(offsets)>;
+    int64_t j = 0;
+    if (validity == nullptr || non_null == count) {
+      for (int64_t i = 0; i < count; ++i) {
+        const ByteArrayView& v = views[j++];
+        if (v.length != 0) std::memcpy(data + position, v.data, v.length);
+        position += v.length;
+        offsets[slot + 1 + i] = static_cast<Offset>(position);
+      }
+    } else {
+      for (int64_t i = 0; i < count; ++i) {
+        if (IsSet(validity, slot + i)) {
+          const ByteArrayView& v = views[j++];
+          if (v.length != 0) std::memcpy(data + position, v.data, v.length);
+          position += v.length;
+        }
+        offsets[slot + 1 + i] = static_cast<Offset>(position);
+      }
+    }
+  };
+  if (large_offsets_) {
+    write(values_->mutable_data_as<int64_t>());
+  } else {
+    write(values_->mutable_data_as<int32_t>());
+  }
+  data_->set_size(position);
+  return Status::OK();
+}
+
+}  // namespace strata::parquet

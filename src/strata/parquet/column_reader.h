@@ -1,0 +1,88 @@
+// ColumnReader: decodes one leaf column chunk without repetition (a top-level primitive or a
+// leaf under non-repeated groups) into Arrow-layout arrays, batch by batch. It sits between the
+// PageReader (pages) and the file reader (record batches): levels -> validity bitmap, values ->
+// the column's strata type with the logical type applied (INT96 -> timestamp[ns], decimals,
+// narrow integers, float16, fixed-size binary).
+#pragma once
+
+#include <memory>
+
+#include "strata/array/array_data.h"
+#include "strata/parquet/encoding/dictionary.h"
+#include "strata/parquet/encoding/level_decoder.h"
+#include "strata/parquet/page_reader.h"
+#include "strata/parquet/schema.h"
+#include "strata/parquet/value_decoder.h"
+
+namespace strata::parquet {
+
+class ColumnReader {
+ public:
+  // `rows_in_chunk` is the row group's row count; the chunk must hold exactly that many.
+  // `output_type` is the descriptor's type, or its large variant for binary and string.
+  static Result<std::unique_ptr<ColumnReader>> Make(const ColumnDescriptor& column, const ColumnMetaData& metadata,
+                                                    int64_t rows_in_chunk, TypePtr output_type,
+                                                    std::unique_ptr<PageReader> pages, MemoryPool* pool);
+
+  // Decodes the next min(rows, rows_left()) rows into a new array whose buffers come from the
+  // pool. Variable-length data is sized once from metadata before values are appended.
+  Result<ArrayDataPtr> ReadBatch(int64_t rows);
+
+  int64_t rows_left() const { return rows_in_chunk_ - rows_read_; }
+  // Scratch held across batches (page buffers, dictionary, level and index buffers).
+  int64_t memory_size() const;
+
+ private:
+  enum class Conversion {
+    kCopy,              // same bytes (int32 -> int32/date32/time32, int64 -> timestamp, flba -> fsb, ...)
+    kNarrow,            // INT32 -> int8/int16/uint8/uint16 (truncate)
+    kSignExtend,        // INT32/INT64 -> decimal128/decimal256
+    kBigEndianDecimal,  // FIXED_LEN_BYTE_ARRAY -> decimal128/decimal256
+    kInt96ToNanos,      // INT96 -> timestamp[ns]
+    kBits,              // BOOLEAN -> boolean
+    kByteArray,         // BYTE_ARRAY -> binary/string (32- or 64-bit offsets)
+    kByteArrayDecimal,  // BYTE_ARRAY -> decimal
+    kDiscard,           // values decoded and dropped (null-typed columns)
+  };
+
+  ColumnReader(const ColumnDescriptor& column, const ColumnMetaData& metadata, int64_t rows_in_chunk,
+               TypePtr output_type, std::unique_ptr<PageReader> pages, MemoryPool* pool);
+  Status Init();
+  // Loads pages until a data page with values is current; false at the chunk's end.
+  Result<bool> NextDataPage();
+  Status DecodeRange(int64_t slot, int64_t count);
+  Status DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
+  std::string Where() const;
+
+  const ColumnDescriptor& column_;
+  const ColumnMetaData& metadata_;
+  int64_t rows_in_chunk_;
+  int64_t rows_read_ = 0;
+  TypePtr output_type_;
+  std::unique_ptr<PageReader> pages_;
+  MemoryPool* pool_;
+  Conversion conversion_ = Conversion::kCopy;
+  int physical_width_ = 0;
+  int output_width_ = 0;
+  bool large_offsets_ = false;
+  double bytes_per_row_estimate_ = 0;  // variable-length data, from metadata
+
+  Page page_;
+  int64_t page_values_left_ = 0;
+  int64_t page_value_offset_ = 0;  // file offset of the current page's values, for messages
+  LevelDecoder definition_levels_;
+  std::unique_ptr<Dictionary> dictionary_;
+  std::unique_ptr<ValueDecoder> decoders_[10];  // by Encoding value, made on first use
+  ValueDecoder* decoder_ = nullptr;
+
+  // The batch being built.
+  std::shared_ptr<ResizableBuffer> validity_;
+  std::shared_ptr<ResizableBuffer> values_;
+  std::shared_ptr<ResizableBuffer> data_;
+  int64_t null_count_ = 0;
+  // Reused scratch: physical values before conversion, byte-array views.
+  ResizableBuffer scratch_;
+  ResizableBuffer views_;
+};
+
+}  // namespace strata::parquet

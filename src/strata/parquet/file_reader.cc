@@ -1,0 +1,207 @@
+#include "strata/parquet/file_reader.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace strata::parquet {
+
+Status BatchReadOptions::Validate() const {
+  if (batch_rows <= 0) return Status::Invalid("batch_rows must be positive, got {}", batch_rows);
+  return Status::OK();
+}
+
+Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<RandomAccessSource> source, MemoryPool* pool,
+                                                     const FileReaderOptions& options) {
+  STRATA_RETURN_NOT_OK(options.pages.Validate());
+  auto reader = std::unique_ptr<FileReader>(new FileReader());
+  reader->source_ = std::move(source);
+  reader->pool_ = pool;
+  reader->options_ = options;
+  STRATA_ASSIGN_OR_RETURN(reader->footer_, ReadFooter(*reader->source_, pool, options.footer));
+  auto descriptor = SchemaDescriptor::Make(reader->footer_.metadata.schema);
+  if (!descriptor.ok()) return descriptor.status().WithContext(fmt::format("'{}'", reader->source_->name()));
+  reader->descriptor_ = std::move(*descriptor);
+  STRATA_RETURN_NOT_OK(reader->CheckRowGroups());
+  return reader;
+}
+
+Result<std::unique_ptr<FileReader>> FileReader::OpenFile(const std::string& path, MemoryPool* pool,
+                                                         const FileReaderOptions& options) {
+  STRATA_ASSIGN_OR_RETURN(auto source, OpenLocalFile(path));
+  return Open(std::move(source), pool, options);
+}
+
+Status FileReader::CheckRowGroups() const {
+  const auto& row_groups = footer_.metadata.row_groups;
+  const bool selective = footer_.metadata.selected_columns.has_value();
+  for (size_t r = 0; r < row_groups.size(); ++r) {
+    const RowGroup& rg = row_groups[r];
+    if (rg.num_rows < 0) {
+      return Status::Corrupt("'{}': row group {} declares {} rows", source_->name(), r, rg.num_rows);
+    }
+    if (!selective && static_cast<int>(rg.columns.size()) != descriptor_->num_columns()) {
+      return Status::Corrupt("'{}': row group {} has {} column chunks; the schema has {} columns", source_->name(), r,
+                             rg.columns.size(), descriptor_->num_columns());
+    }
+  }
+  return Status::OK();
+}
+
+int64_t FileReader::num_rows() const {
+  int64_t rows = 0;
+  for (const auto& rg : footer_.metadata.row_groups) rows += rg.num_rows;
+  return rows;
+}
+
+Result<ColumnChunkLocation> FileReader::ChunkLocation(int row_group, int column) const {
+  const ColumnDescriptor& descriptor = descriptor_->column(column);
+  const ColumnChunk& chunk = footer_.metadata.row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(column)];
+  auto where = [&] {
+    return fmt::format("'{}', column '{}' (row group {})", source_->name(), descriptor.dotted_path, row_group);
+  };
+  if (chunk.file_path && !chunk.file_path->empty()) {
+    return Status::NotImplemented("{}: the chunk lives in another file ('{}')", where(), *chunk.file_path);
+  }
+  if (!chunk.meta_data) {
+    if (chunk.crypto_metadata || chunk.encrypted_column_metadata) {
+      return Status::NotImplemented("{}: the column is encrypted; decryption is not supported yet", where());
+    }
+    return Status::Corrupt("{}: the column chunk has no metadata", where());
+  }
+  const ColumnMetaData& meta = *chunk.meta_data;
+  if (meta.type != descriptor.physical_type) {
+    return Status::Corrupt("{}: the chunk's physical type {} differs from the schema's {}", where(),
+                           PhysicalTypeName(meta.type), PhysicalTypeName(descriptor.physical_type));
+  }
+  ColumnChunkLocation location;
+  location.row_group = row_group;
+  location.column = column;
+  location.column_path = descriptor.dotted_path;
+  location.offset = meta.data_page_offset;
+  // Some writers store 0 (or garbage) for a missing dictionary page; only an offset before the
+  // data pages can be where the chunk starts.
+  if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 &&
+      *meta.dictionary_page_offset < meta.data_page_offset) {
+    location.offset = *meta.dictionary_page_offset;
+  }
+  location.length = meta.total_compressed_size;
+  auto codec = codec::CompressionCodecFromThrift(static_cast<int32_t>(meta.codec));
+  if (!codec.ok()) return codec.status().WithContext(where());
+  location.codec = *codec;
+  if (location.offset < 0 || location.length < 0 ||
+      location.offset > footer_.file_size || location.length > footer_.file_size - location.offset) {
+    return Status::Corrupt("{}: chunk at offset {} with {} bytes lies outside the file ({} bytes)", where(),
+                           location.offset, location.length, footer_.file_size);
+  }
+  return location;
+}
+
+Result<std::unique_ptr<BatchReader>> FileReader::ReadBatches(const BatchReadOptions& options) {
+  STRATA_RETURN_NOT_OK(options.Validate());
+  auto reader = std::unique_ptr<BatchReader>(new BatchReader());
+  reader->file_ = this;
+  reader->options_ = options;
+  if (options.columns.empty()) {
+    for (int f = 0; f < descriptor_->num_fields(); ++f) reader->fields_.push_back(f);
+  } else {
+    for (int f : options.columns) {
+      if (f < 0 || f >= descriptor_->num_fields()) {
+        return Status::Invalid("'{}' has {} top-level fields; field {} was asked for", source_->name(),
+                               descriptor_->num_fields(), f);
+      }
+      reader->fields_.push_back(f);
+    }
+  }
+  if (options.row_groups.empty()) {
+    for (int r = 0; r < num_row_groups(); ++r) reader->row_groups_.push_back(r);
+  } else {
+    for (int r : options.row_groups) {
+      if (r < 0 || r >= num_row_groups()) {
+        return Status::Invalid("'{}' has {} row groups; row group {} was asked for", source_->name(),
+                               num_row_groups(), r);
+      }
+      reader->row_groups_.push_back(r);
+    }
+  }
+  std::vector<FieldPtr> fields;
+  for (int f : reader->fields_) {
+    FieldPtr field = descriptor_->schema()->field(f);
+    const int first = descriptor_->field_first_column(f);
+    const bool flat = descriptor_->field_num_columns(f) == 1 && descriptor_->column(first).max_repetition_level == 0 &&
+                      descriptor_->node(descriptor_->column(first).node_index).parent == 0;
+    if (!flat) {
+      return Status::NotImplemented("'{}': field '{}' is nested ({}); nested reads are not supported yet",
+                                    source_->name(), field->name(), field->type()->ToString());
+    }
+    TypePtr type = field->type();
+    if (options.large_binary) {
+      if (type->id() == TypeId::kString) type = large_utf8();
+      if (type->id() == TypeId::kBinary) type = large_binary();
+      field = std::make_shared<Field>(field->name(), type, field->nullable(), field->metadata());
+    }
+    reader->output_types_.push_back(type);
+    fields.push_back(std::move(field));
+  }
+  reader->schema_ = std::make_shared<Schema>(std::move(fields), descriptor_->schema()->metadata());
+  return reader;
+}
+
+Result<std::shared_ptr<Table>> FileReader::ReadTable(const BatchReadOptions& options) {
+  STRATA_ASSIGN_OR_RETURN(auto reader, ReadBatches(options));
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  while (true) {
+    STRATA_ASSIGN_OR_RETURN(auto batch, reader->Next());
+    if (!batch) break;
+    batches.push_back(std::move(batch));
+  }
+  return Table::FromRecordBatches(reader->schema(), batches);
+}
+
+Status BatchReader::OpenRowGroup(int row_group) {
+  readers_.clear();  // the previous row group's page buffers go back to the pool first
+  const RowGroup& rg = file_->metadata().row_groups[static_cast<size_t>(row_group)];
+  const SchemaDescriptor& descriptor = file_->descriptor();
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    const int column = descriptor.field_first_column(fields_[i]);
+    STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
+    STRATA_ASSIGN_OR_RETURN(auto pages, PageReader::Make(&file_->source(), std::move(location), file_->pool(),
+                                                         file_->options().pages));
+    const ColumnMetaData& meta = *rg.columns[static_cast<size_t>(column)].meta_data;
+    auto reader = ColumnReader::Make(descriptor.column(column), meta, rg.num_rows, output_types_[i], std::move(pages),
+                                     file_->pool());
+    if (!reader.ok()) return reader.status().WithContext(fmt::format("'{}'", file_->source().name()));
+    readers_.push_back(std::move(*reader));
+  }
+  current_row_group_ = row_group;
+  rows_left_in_row_group_ = rg.num_rows;
+  return Status::OK();
+}
+
+Result<std::shared_ptr<RecordBatch>> BatchReader::Next() {
+  while (rows_left_in_row_group_ == 0) {
+    if (next_row_group_ >= row_groups_.size()) {
+      readers_.clear();
+      return std::shared_ptr<RecordBatch>();
+    }
+    STRATA_RETURN_NOT_OK(OpenRowGroup(row_groups_[next_row_group_++]));
+  }
+  const int64_t rows = std::min(options_.batch_rows, rows_left_in_row_group_);
+  std::vector<Array> columns;
+  columns.reserve(readers_.size());
+  for (auto& reader : readers_) {
+    auto data = reader->ReadBatch(rows);
+    if (!data.ok()) return data.status().WithContext(fmt::format("'{}'", file_->source().name()));
+    columns.emplace_back(std::move(*data));
+  }
+  rows_left_in_row_group_ -= rows;
+  return std::make_shared<RecordBatch>(schema_, rows, std::move(columns));
+}
+
+int64_t BatchReader::memory_size() const {
+  int64_t total = 0;
+  for (const auto& reader : readers_) total += reader->memory_size();
+  return total;
+}
+
+}  // namespace strata::parquet

@@ -1,0 +1,90 @@
+// FileReader: the entry point of the Parquet read path. Opens a file (footer, schema) from a
+// path or any RandomAccessSource, and reads record batches of chosen columns and row groups.
+// BatchReader streams: it holds one row group's column readers at a time, so memory is one
+// batch plus each column's page buffers, whatever the file's size.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "strata/array/record_batch.h"
+#include "strata/array/table.h"
+#include "strata/io/random_access_source.h"
+#include "strata/parquet/column_reader.h"
+#include "strata/parquet/reader_options.h"
+#include "strata/parquet/schema.h"
+#include "strata/parquet/thrift/footer.h"
+
+namespace strata::parquet {
+
+struct FileReaderOptions {
+  FooterReadOptions footer;
+  PageReadOptions pages;
+};
+
+class BatchReader {
+ public:
+  // The next batch, or nullptr after the last one. Each batch's arrays own their buffers
+  // (from the reader's pool); the reader keeps nothing of a returned batch.
+  Result<std::shared_ptr<RecordBatch>> Next();
+
+  const std::shared_ptr<Schema>& schema() const { return schema_; }
+  // Page buffers, dictionaries and scratch held by the current row group's column readers.
+  int64_t memory_size() const;
+
+ private:
+  friend class FileReader;
+  BatchReader() = default;
+  Status OpenRowGroup(int row_group);
+
+  class FileReader* file_ = nullptr;
+  BatchReadOptions options_;
+  std::vector<int> fields_;      // selected top-level fields
+  std::vector<int> row_groups_;  // to read, in order
+  std::shared_ptr<Schema> schema_;
+  std::vector<TypePtr> output_types_;
+  size_t next_row_group_ = 0;
+  int current_row_group_ = -1;
+  int64_t rows_left_in_row_group_ = 0;
+  std::vector<std::unique_ptr<ColumnReader>> readers_;
+};
+
+class FileReader {
+ public:
+  static Result<std::unique_ptr<FileReader>> Open(std::shared_ptr<RandomAccessSource> source, MemoryPool* pool,
+                                                  const FileReaderOptions& options = {});
+  static Result<std::unique_ptr<FileReader>> OpenFile(const std::string& path, MemoryPool* pool,
+                                                      const FileReaderOptions& options = {});
+
+  const FileMetaData& metadata() const { return footer_.metadata; }
+  const FileFooter& footer() const { return footer_; }
+  const SchemaDescriptor& descriptor() const { return *descriptor_; }
+  const std::shared_ptr<Schema>& schema() const { return descriptor_->schema(); }
+  int num_row_groups() const { return static_cast<int>(footer_.metadata.row_groups.size()); }
+  // Rows stored in the row groups (the footer's num_rows can disagree; this is what is read).
+  int64_t num_rows() const;
+  RandomAccessSource& source() const { return *source_; }
+  MemoryPool* pool() const { return pool_; }
+  const FileReaderOptions& options() const { return options_; }
+
+  // Batches of the chosen fields and row groups; see BatchReadOptions.
+  Result<std::unique_ptr<BatchReader>> ReadBatches(const BatchReadOptions& options = {});
+  // Every batch of ReadBatches(options), as one table chunked along the batches.
+  Result<std::shared_ptr<Table>> ReadTable(const BatchReadOptions& options = {});
+
+  // The chunk of `column` in `row_group`, checked against the schema and the file's size.
+  Result<ColumnChunkLocation> ChunkLocation(int row_group, int column) const;
+
+ private:
+  FileReader() = default;
+  Status CheckRowGroups() const;
+
+  std::shared_ptr<RandomAccessSource> source_;
+  MemoryPool* pool_ = nullptr;
+  FileReaderOptions options_;
+  FileFooter footer_;
+  std::shared_ptr<SchemaDescriptor> descriptor_;
+};
+
+}  // namespace strata::parquet

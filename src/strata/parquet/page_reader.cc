@@ -1,0 +1,198 @@
+#include "strata/parquet/page_reader.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "strata/codec/crc32.h"
+
+namespace strata::parquet {
+
+Status PageReadOptions::Validate() const {
+  if (whole_chunk_read_limit < 0) return Status::Invalid("whole_chunk_read_limit must be >= 0");
+  if (max_page_bytes <= 0) return Status::Invalid("max_page_bytes must be > 0");
+  if (max_page_header_bytes < 64) return Status::Invalid("max_page_header_bytes must be >= 64");
+  return Status::OK();
+}
+
+PageReader::PageReader(RandomAccessSource* source, ColumnChunkLocation location, MemoryPool* pool,
+                       const PageReadOptions& options)
+    : source_(source),
+      location_(std::move(location)),
+      pool_(pool),
+      options_(options),
+      header_scratch_(pool),
+      body_scratch_(pool),
+      decompressed_(pool) {}
+
+Result<std::unique_ptr<PageReader>> PageReader::Make(RandomAccessSource* source, ColumnChunkLocation location,
+                                                     MemoryPool* pool, const PageReadOptions& options) {
+  STRATA_RETURN_NOT_OK(options.Validate());
+  auto reader = std::unique_ptr<PageReader>(new PageReader(source, std::move(location), pool, options));
+  const auto& loc = reader->location_;
+  STRATA_ASSIGN_OR_RETURN(const int64_t file_size, source->Size());
+  if (loc.offset < 0 || loc.length < 0 || loc.offset > file_size || loc.length > file_size - loc.offset) {
+    return Status::Corrupt("column '{}' (row group {}) of '{}': chunk at offset {} with {} bytes lies outside the file ({} bytes)",
+                           loc.column_path, loc.row_group, source->name(), loc.offset, loc.length, file_size);
+  }
+  if (loc.codec != codec::CompressionCodec::kUncompressed) {
+    auto codec = codec::MakeCodec(loc.codec, pool);
+    if (!codec.ok()) return codec.status().WithContext(reader->Where(loc.offset));
+    reader->codec_ = std::move(*codec);
+  }
+  if (loc.length <= options.whole_chunk_read_limit) {
+    STRATA_ASSIGN_OR_RETURN(reader->whole_chunk_, source->ReadBufferAt(loc.offset, loc.length, pool));
+  }
+  return reader;
+}
+
+std::string PageReader::Where(int64_t file_offset) const {
+  return fmt::format("'{}', column '{}' (row group {}), page at offset {}", source_->name(),
+                     location_.column_path, location_.row_group, file_offset);
+}
+
+int64_t PageReader::memory_size() const {
+  return (whole_chunk_ ? whole_chunk_->capacity() : 0) + header_scratch_.capacity() + body_scratch_.capacity() +
+         decompressed_.capacity() + (codec_ ? codec_->memory_size() : 0);
+}
+
+Result<const uint8_t*> PageReader::Fetch(int64_t offset, int64_t length, ResizableBuffer* scratch) {
+  if (whole_chunk_) return whole_chunk_->data() + offset;
+  STRATA_RETURN_NOT_OK(scratch->Resize(length));
+  STRATA_RETURN_NOT_OK(source_->ReadAt(location_.offset + offset, length, scratch->mutable_data()));
+  return static_cast<const uint8_t*>(scratch->data());
+}
+
+Status PageReader::Decompress(std::span<const uint8_t> compressed, int64_t uncompressed_size, int64_t file_offset,
+                              std::span<const uint8_t>* out) {
+  STRATA_RETURN_NOT_OK(decompressed_.Resize(uncompressed_size));
+  auto written = codec_->Decompress(compressed, {decompressed_.mutable_data(), static_cast<size_t>(uncompressed_size)});
+  if (!written.ok()) return written.status().WithContext(Where(file_offset));
+  if (*written != uncompressed_size) {
+    return Status::Corrupt("{}: decompressed to {} bytes, the header declares {}", Where(file_offset), *written,
+                           uncompressed_size);
+  }
+  *out = {decompressed_.data(), static_cast<size_t>(uncompressed_size)};
+  return Status::OK();
+}
+
+Result<bool> PageReader::Next(Page* page) {
+  while (position_ < location_.length) {
+    const int64_t header_file_offset = location_.offset + position_;
+    const int64_t remaining = location_.length - position_;
+    // Parse the header from a window that grows until the header fits: most headers take
+    // a few dozen bytes, statistics can make them larger.
+    int64_t window = std::min<int64_t>(remaining, whole_chunk_ ? remaining : 64 * 1024);
+    size_t header_size = 0;
+    while (true) {
+      STRATA_ASSIGN_OR_RETURN(const uint8_t* bytes, Fetch(position_, window, &header_scratch_));
+      header_ = PageHeader{};
+      auto parsed = DeserializePageHeader(bytes, static_cast<size_t>(window), &header_, header_file_offset);
+      if (parsed.ok()) {
+        header_size = *parsed;
+        break;
+      }
+      if (window >= remaining || window >= options_.max_page_header_bytes) {
+        return parsed.status().WithContext(Where(header_file_offset));
+      }
+      window = std::min({remaining, window * 4, options_.max_page_header_bytes});
+    }
+    const int64_t compressed_size = header_.compressed_page_size;
+    const int64_t uncompressed_size = header_.uncompressed_page_size;
+    if (compressed_size < 0 || uncompressed_size < 0) {
+      return Status::Corrupt("{}: negative page size (compressed {}, uncompressed {})", Where(header_file_offset),
+                             compressed_size, uncompressed_size);
+    }
+    const int64_t body_offset = position_ + static_cast<int64_t>(header_size);
+    if (compressed_size > location_.length - body_offset) {
+      return Status::Corrupt("{}: page of {} bytes runs past the end of the column chunk ({} bytes left)",
+                             Where(header_file_offset), compressed_size, location_.length - body_offset);
+    }
+    if (compressed_size > options_.max_page_bytes || uncompressed_size > options_.max_page_bytes) {
+      return Status::LimitExceeded("{}: page declares {} bytes ({} compressed), above the limit of {}",
+                                   Where(header_file_offset), uncompressed_size, compressed_size,
+                                   options_.max_page_bytes);
+    }
+    position_ = body_offset + compressed_size;
+
+    const PageType type = header_.type;
+    if (type != PageType::kDataPage && type != PageType::kDataPageV2 && type != PageType::kDictionaryPage) {
+      continue;  // index pages and page types from the future carry nothing we decode
+    }
+    STRATA_ASSIGN_OR_RETURN(const uint8_t* body, Fetch(body_offset, compressed_size, &body_scratch_));
+    std::span<const uint8_t> compressed(body, static_cast<size_t>(compressed_size));
+    if (options_.verify_checksums && header_.crc) {
+      const uint32_t actual = codec::Crc32(compressed);
+      if (actual != static_cast<uint32_t>(*header_.crc)) {
+        return Status::ChecksumError("{}: page checksum mismatch (stored {:08x}, computed {:08x})",
+                                     Where(header_file_offset), static_cast<uint32_t>(*header_.crc), actual);
+      }
+    }
+
+    *page = Page{};
+    page->type = type;
+    page->header = &header_;
+    page->file_offset = header_file_offset;
+    if (type == PageType::kDictionaryPage) {
+      if (!header_.dictionary_page_header) {
+        return Status::Corrupt("{}: dictionary page without a dictionary_page_header", Where(header_file_offset));
+      }
+      page->num_values = header_.dictionary_page_header->num_values;
+      page->encoding = header_.dictionary_page_header->encoding;
+    } else if (type == PageType::kDataPage) {
+      if (!header_.data_page_header) {
+        return Status::Corrupt("{}: data page without a data_page_header", Where(header_file_offset));
+      }
+      const auto& h = *header_.data_page_header;
+      page->num_values = h.num_values;
+      page->encoding = h.encoding;
+      page->repetition_level_encoding = h.repetition_level_encoding;
+      page->definition_level_encoding = h.definition_level_encoding;
+    } else {
+      if (!header_.data_page_header_v2) {
+        return Status::Corrupt("{}: data page v2 without a data_page_header_v2", Where(header_file_offset));
+      }
+      const auto& h = *header_.data_page_header_v2;
+      page->num_values = h.num_values;
+      page->encoding = h.encoding;
+      page->num_nulls = h.num_nulls;
+      page->num_rows = h.num_rows;
+      const int64_t levels = static_cast<int64_t>(h.repetition_levels_byte_length) + h.definition_levels_byte_length;
+      if (h.repetition_levels_byte_length < 0 || h.definition_levels_byte_length < 0 || levels > compressed_size ||
+          levels > uncompressed_size) {
+        return Status::Corrupt("{}: level lengths {} + {} do not fit the page ({} bytes)", Where(header_file_offset),
+                               h.repetition_levels_byte_length, h.definition_levels_byte_length, compressed_size);
+      }
+      page->repetition_levels = compressed.subspan(0, static_cast<size_t>(h.repetition_levels_byte_length));
+      page->definition_levels = compressed.subspan(static_cast<size_t>(h.repetition_levels_byte_length),
+                                                   static_cast<size_t>(h.definition_levels_byte_length));
+      std::span<const uint8_t> values = compressed.subspan(static_cast<size_t>(levels));
+      const int64_t values_size = uncompressed_size - levels;
+      if (codec_ && h.is_compressed && values_size > 0) {
+        STRATA_RETURN_NOT_OK(Decompress(values, values_size, header_file_offset, &page->values));
+      } else {
+        if (static_cast<int64_t>(values.size()) != values_size) {
+          return Status::Corrupt("{}: uncompressed page holds {} value bytes, the header declares {}",
+                                 Where(header_file_offset), values.size(), values_size);
+        }
+        page->values = values;
+      }
+      if (page->num_values < 0) return Status::Corrupt("{}: {} values", Where(header_file_offset), page->num_values);
+      return true;
+    }
+    if (page->num_values < 0) return Status::Corrupt("{}: {} values", Where(header_file_offset), page->num_values);
+    if (codec_) {
+      STRATA_RETURN_NOT_OK(Decompress(compressed, uncompressed_size, header_file_offset, &page->values));
+    } else {
+      if (compressed_size != uncompressed_size) {
+        return Status::Corrupt("{}: uncompressed page declares {} bytes but stores {}", Where(header_file_offset),
+                               uncompressed_size, compressed_size);
+      }
+      page->values = compressed;
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace strata::parquet

@@ -1,0 +1,81 @@
+// PageReader: walks one column chunk's pages. It reads page headers and bodies from the byte
+// source (the whole chunk in one read when small, else page by page), verifies checksums,
+// decompresses into a scratch buffer reused from page to page, and hands out pages whose
+// spans stay valid until the next call. Dictionary, data v1 and data v2 pages are returned;
+// index pages and unknown page types are skipped.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include "strata/codec/codec.h"
+#include "strata/io/random_access_source.h"
+#include "strata/parquet/reader_options.h"
+#include "strata/parquet/thrift/parquet_types.h"
+
+namespace strata::parquet {
+
+// Where a column chunk is, for reading and for error messages.
+struct ColumnChunkLocation {
+  int row_group = 0;
+  int column = 0;
+  std::string column_path;
+  int64_t offset = 0;  // file offset of the first page (dictionary or data)
+  int64_t length = 0;  // total_compressed_size
+  codec::CompressionCodec codec = codec::CompressionCodec::kUncompressed;
+};
+
+struct Page {
+  PageType type = PageType::kDataPage;
+  const PageHeader* header = nullptr;
+  int64_t file_offset = 0;     // of the page header
+  int32_t num_values = 0;      // levels (data pages) or dictionary entries
+  Encoding encoding = Encoding::kPlain;
+  // Data page v1: levels and values together in `values` (each level run length-prefixed).
+  Encoding repetition_level_encoding = Encoding::kRle;
+  Encoding definition_level_encoding = Encoding::kRle;
+  // Data page v2: levels stored uncompressed, apart from the values.
+  std::span<const uint8_t> repetition_levels;
+  std::span<const uint8_t> definition_levels;
+  std::span<const uint8_t> values;  // decompressed
+  int32_t num_nulls = -1;           // v2 only
+  int32_t num_rows = -1;            // v2 only
+};
+
+class PageReader {
+ public:
+  static Result<std::unique_ptr<PageReader>> Make(RandomAccessSource* source, ColumnChunkLocation location,
+                                                  MemoryPool* pool, const PageReadOptions& options);
+
+  // Fills `page` with the next dictionary or data page; false at the end of the chunk.
+  // The page's spans point into buffers owned by this reader and stay valid until the next call.
+  Result<bool> Next(Page* page);
+
+  const ColumnChunkLocation& location() const { return location_; }
+  // Bytes of scratch held (chunk or page buffer, decompression buffer).
+  int64_t memory_size() const;
+
+ private:
+  PageReader(RandomAccessSource* source, ColumnChunkLocation location, MemoryPool* pool,
+             const PageReadOptions& options);
+  // Makes bytes [offset, offset + length) of the chunk addressable; returns a pointer to them.
+  Result<const uint8_t*> Fetch(int64_t offset, int64_t length, ResizableBuffer* scratch);
+  std::string Where(int64_t file_offset) const;
+  Status Decompress(std::span<const uint8_t> compressed, int64_t uncompressed_size, int64_t file_offset,
+                    std::span<const uint8_t>* out);
+
+  RandomAccessSource* source_;
+  ColumnChunkLocation location_;
+  MemoryPool* pool_;
+  PageReadOptions options_;
+  std::unique_ptr<codec::Codec> codec_;
+  std::shared_ptr<Buffer> whole_chunk_;  // when the chunk was read in one go
+  ResizableBuffer header_scratch_;
+  ResizableBuffer body_scratch_;
+  ResizableBuffer decompressed_;
+  PageHeader header_;
+  int64_t position_ = 0;  // offset within the chunk of the next page header
+};
+
+}  // namespace strata::parquet

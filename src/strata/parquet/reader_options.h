@@ -1,0 +1,45 @@
+// Options of the Parquet read path, by concern: how pages are read, and what batches look like.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "strata/util/status.h"
+
+namespace strata::parquet {
+
+struct PageReadOptions {
+  // Verify CRC-32 page checksums when the writer stored them. On by default: zlib's crc32 runs
+  // at several GB/s, a small cost beside decompression and decoding (codec_benchmark's
+  // BM_Crc32), and a corrupt page then fails instead of yielding wrong values.
+  bool verify_checksums = true;
+  // Column chunks up to this size are fetched with one read; larger chunks are read page by
+  // page, so memory stays at one page rather than the whole chunk.
+  int64_t whole_chunk_read_limit = 8 << 20;
+  // A page whose header declares more than this (compressed or uncompressed) is refused
+  // before anything is allocated for it.
+  int64_t max_page_bytes = int64_t{1} << 30;
+  // A page header larger than this is refused (statistics can make headers large, not this).
+  int64_t max_page_header_bytes = 16 << 20;
+
+  Status Validate() const;
+};
+
+struct BatchReadOptions {
+  // Rows per record batch (a batch never spans row groups, so the last batch of a row group
+  // may be shorter).
+  int64_t batch_rows = 64 * 1024;
+  // Top-level field indices to read, in output order; empty = all.
+  std::vector<int> columns;
+  // Row groups to read, in order; empty = all.
+  std::vector<int> row_groups;
+  // Validate UTF-8 of string columns.
+  bool validate_utf8 = false;
+  // Return string and binary columns with 64-bit offsets (large_string, large_binary).
+  bool large_binary = false;
+
+  Status Validate() const;
+};
+
+}  // namespace strata::parquet
