@@ -81,6 +81,7 @@ class DeltaBinaryPackedEncoder {
  public:
   explicit DeltaBinaryPackedEncoder(MemoryPool* pool) : values_(pool) {}
   Status Put(const T* values, int64_t count) {
+    if (count <= 0) return Status::OK();  // an empty append may see a null buffer
     return values_.Append(values, count * static_cast<int64_t>(sizeof(T)));
   }
   int64_t num_values() const { return values_.size() / static_cast<int64_t>(sizeof(T)); }

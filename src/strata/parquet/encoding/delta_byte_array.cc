@@ -81,7 +81,7 @@ Result<int64_t> DeltaByteArrayDecoder::Decode(ByteArrayView* out, int64_t count)
     // Keep the last value for the next batch's first prefix.
     const ByteArrayView& last = out[n_total - 1];
     last_.Clear();
-    STRATA_RETURN_NOT_OK(last_.Append(last.data, last.length));
+    if (last.length != 0) STRATA_RETURN_NOT_OK(last_.Append(last.data, last.length));
   }
   return n_total;
 }

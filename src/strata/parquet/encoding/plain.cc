@@ -149,7 +149,7 @@ Result<int64_t> PlainByteArrayDecoder::DecodeInto(int64_t count, Offset* offsets
   for (int64_t i = 0; i < n; ++i) {
     uint32_t length;
     std::memcpy(&length, data_ + pos_, 4);
-    std::memcpy(out + out_pos, data_ + pos_ + 4, length);
+    if (length != 0) std::memcpy(out + out_pos, data_ + pos_ + 4, length);
     pos_ += 4 + static_cast<int64_t>(length);
     out_pos += length;
     offsets_out[i] = static_cast<Offset>(out_pos);
@@ -169,6 +169,7 @@ Result<int64_t> PlainByteArrayDecoder::Skip(int64_t count) {
 }
 
 Status PlainEncodeFixed(const void* values, int64_t count, int value_width, ResizableBuffer* out) {
+  if (count <= 0) return Status::OK();  // an empty append may see a null buffer
   return out->Append(values, count * value_width);
 }
 
@@ -188,7 +189,7 @@ Status PlainEncodeByteArrays(const ByteArrayView* values, int64_t count, Resizab
   STRATA_RETURN_NOT_OK(out->Reserve(out->size() + total));
   for (int64_t i = 0; i < count; ++i) {
     out->UnsafeAppend(&values[i].length, 4);
-    out->UnsafeAppend(values[i].data, values[i].length);
+    if (values[i].length != 0) out->UnsafeAppend(values[i].data, values[i].length);
   }
   return Status::OK();
 }

@@ -105,7 +105,7 @@ Result<bool> RleBitPackedDecoder::NextRun() {
                              base_offset_ + run_offset_, value_bytes, size_ - pos_);
     }
     uint32_t value = 0;
-    std::memcpy(&value, data_ + pos_, static_cast<size_t>(value_bytes));
+    if (value_bytes > 0) std::memcpy(&value, data_ + pos_, static_cast<size_t>(value_bytes));
     pos_ += value_bytes;
     if (bit_width_ < 32 && (value >> bit_width_) != 0) {
       return Status::Corrupt("RLE run at offset {} repeats value {} which does not fit in bit width {}",
@@ -125,7 +125,9 @@ Status RleBitPackedDecoder::CheckLiteralAvailable(int64_t n) const {
 }
 
 void RleBitPackedDecoder::BufferNextGroup() {
-  const int64_t n = std::min<int64_t>(8, literal_left_);
+  // Normally a whole group; fewer at the end of a run whose bytes are cut short (nothing past
+  // those is ever readable, CheckLiteralAvailable() stops the caller).
+  const int64_t n = std::min<int64_t>({8, literal_left_, literal_available_});
   bit_util::Unpack32(literal_ptr_, buffered_, n, bit_width_);
   literal_ptr_ += bit_util::BytesForBits(n * bit_width_);
   literal_left_ -= n;
@@ -327,7 +329,8 @@ Status RleBitPackedEncoder::WriteLiteral(ResizableBuffer* out, const uint32_t* v
 
 Status RleBitPackedEncoder::WriteRepeated(ResizableBuffer* out, uint32_t value, int64_t count) {
   STRATA_RETURN_NOT_OK(AppendUleb128(out, static_cast<uint64_t>(count) << 1));
-  return out->Append(&value, (bit_width_ + 7) / 8);
+  const int value_bytes = (bit_width_ + 7) / 8;
+  return value_bytes == 0 ? Status::OK() : out->Append(&value, value_bytes);
 }
 
 Status RleBitPackedEncoder::FlushTo(ResizableBuffer* out, bool length_prefix) {
