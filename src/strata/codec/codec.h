@@ -37,7 +37,7 @@ std::string_view CodecName(CompressionCodec codec);
 // Range-checks a codec value read from a file.
 Result<CompressionCodec> CompressionCodecFromThrift(int32_t value);
 
-// Asks the codec for its own default level (ZSTD 1, GZIP 6, BROTLI 1, LZ4 fast).
+// Asks the codec for its default level (ZSTD 3, GZIP 6, BROTLI 8, LZ4 fast).
 inline constexpr int kDefaultCompressionLevel = std::numeric_limits<int>::min();
 
 // Not thread-safe: the object owns mutable library contexts. Use one per thread.
@@ -83,8 +83,9 @@ class Codec {
 // Makes a codec whose contexts and scratch memory come from `pool`, which must outlive it.
 // `level` is the compression level (ignored by decompression); a level outside the codec's
 // range is Invalid. LZO is NotImplemented; a value outside the enum is Invalid.
-//   ZSTD: ZSTD_minCLevel()..ZSTD_maxCLevel() (negative = fast), default 1.
-//   GZIP: 0..9, default 6.  BROTLI: 0..11, default 1.
+//   ZSTD: ZSTD_minCLevel()..ZSTD_maxCLevel() (negative = faster), default 3 (zstd's own).
+//   GZIP: 0..9, default 6 (zlib's).  BROTLI: 0..11, default 8 (as Arrow; brotli's own 11
+//   is far slower to write).
 //   LZ4, LZ4_RAW: 1 = fast (default), 2..12 = LZ4 HC.  SNAPPY, UNCOMPRESSED: default only.
 Result<std::unique_ptr<Codec>> MakeCodec(CompressionCodec codec, MemoryPool* pool,
                                          int level = kDefaultCompressionLevel);
