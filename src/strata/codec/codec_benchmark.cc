@@ -99,7 +99,7 @@ void AllCodecs(benchmark::internal::Benchmark* b) {
 }
 
 void StreamingCodecs(benchmark::internal::Benchmark* b) {
-  for (CompressionCodec type : {CompressionCodec::kGzip, CompressionCodec::kZstd}) {
+  for (CompressionCodec type : {CompressionCodec::kGzip, CompressionCodec::kZstd, CompressionCodec::kBrotli}) {
     for (int64_t kind : {kInt64, kStrings}) b->Args({static_cast<int64_t>(type), kind});
   }
 }

@@ -21,6 +21,7 @@ Result<std::unique_ptr<Codec>> MakeLz4Codec(MemoryPool* pool, int level, bool ha
 std::unique_ptr<StreamingDecompressor> MakeUncompressedStreamingDecompressor();
 std::unique_ptr<StreamingDecompressor> MakeGzipStreamingDecompressor(MemoryPool* pool);
 std::unique_ptr<StreamingDecompressor> MakeZstdStreamingDecompressor(MemoryPool* pool);
+std::unique_ptr<StreamingDecompressor> MakeBrotliStreamingDecompressor(MemoryPool* pool);
 
 // `level` if it lies in [min_level, max_level], `default_level` for kDefaultCompressionLevel,
 // otherwise Invalid.

@@ -164,6 +164,21 @@ TEST_P(CodecTest, RandomInputNeverCrashes) {
   }
 }
 
+TEST_P(CodecTest, DecompressionBombIsStoppedAtTheDeclaredSize) {
+  // 64 MiB of zeros compress to a few KiB; a page header declaring 4 KiB must stop the
+  // decoder there, without anything sized from the data. Brotli alone keeps a ring buffer
+  // of its stream's window (4 MiB for this writer).
+  const std::vector<uint8_t> zeros(64 << 20, 0);
+  const auto bomb = CompressToVector(codec_.get(), zeros, pool_.get());
+  std::vector<uint8_t> out(4096);
+  MemoryScope scope(pool_.get());
+  auto result = codec_->Decompress(bomb, out);
+  ASSERT_FALSE(result.ok());
+  EXPECT_TRUE(result.status().IsCorrupt()) << result.status().ToString();
+  const int64_t allowed = GetParam() == CompressionCodec::kBrotli ? (5 << 20) : (1 << 20);
+  EXPECT_LT(scope.delta().peak_above_start, allowed);
+}
+
 TEST_P(CodecTest, SteadyStateDecodingAllocatesNothing) {
   const auto original = Int64Sequence(200'000, 14);
   const auto compressed = CompressToVector(codec_.get(), original, pool_.get());

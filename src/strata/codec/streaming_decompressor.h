@@ -1,7 +1,7 @@
 // StreamingDecompressor: decodes one compressed page a window at a time, so a reader can
-// walk a 32 MiB page through a 1 MiB buffer. Available for ZSTD, GZIP and UNCOMPRESSED;
-// SNAPPY, LZ4, LZ4_RAW and BROTLI return NotImplemented for now (snappy and LZ4 blocks need
-// their whole output as history; brotli could stream but is rare in Parquet files).
+// walk a 32 MiB page through a 1 MiB buffer. Available for ZSTD, GZIP, BROTLI and
+// UNCOMPRESSED; SNAPPY, LZ4 and LZ4_RAW return NotImplemented: their blocks refer back to
+// any earlier byte of the output, so decoding them needs the whole page in memory anyway.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,7 @@
 namespace strata::codec {
 
 // Not thread-safe. Reusable: Reset() starts a new input and keeps the library context, so
-// decoding page after page allocates nothing in steady state.
+// decoding page after page allocates nothing in steady state (except BROTLI, see below).
 class StreamingDecompressor {
  public:
   virtual ~StreamingDecompressor() = default;
@@ -45,8 +45,10 @@ class StreamingDecompressor {
   int64_t total_out_ = 0;
 };
 
-// ZSTD keeps a window of up to the frame's window size (at most 128 MiB, zstd's default
-// limit; typical writers use 1-8 MiB) from `pool`, which must outlive the object.
+// Window memory comes from `pool`, which must outlive the object. ZSTD keeps a window of the
+// frame's window size (LimitExceeded above 128 MiB, zstd's default limit; typical writers use
+// 1-8 MiB, or the page size when it is smaller); GZIP 32 KiB; BROTLI up to the stream's
+// window (at most 16 MiB), allocated again on every Reset() as brotli decoders cannot reset.
 Result<std::unique_ptr<StreamingDecompressor>> MakeStreamingDecompressor(CompressionCodec codec,
                                                                           MemoryPool* pool);
 

@@ -1,4 +1,4 @@
-// Streaming decompression: windows of 1, 7 and 64 KiB bytes give the one-shot result.
+// Streaming decompression: windows of 1, 7 and 64 KiB give the one-shot result.
 #include "strata/codec/streaming_decompressor.h"
 
 #include <gtest/gtest.h>
@@ -69,15 +69,15 @@ TEST_P(StreamingTest, WindowsMatchOneShotDecompression) {
 }
 
 TEST_P(StreamingTest, OnePageThroughASmallWindowKeepsMemoryBounded) {
-  // 8 MiB of output through a 64 KiB window: the decompressor holds its context and window,
-  // never the page.
+  // 8 MiB of output through a 64 KiB window: the decompressor holds its context and window
+  // (4 MiB at most for these writers' settings), never the page.
   const auto input = ShortStrings(8 << 20, 4);
   const auto compressed = Compress(input);
   MemoryScope scope(pool_.get());
   auto decoded = ReadAll(stream_.get(), compressed, 64 << 10);
   ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
   EXPECT_TRUE(*decoded == input);
-  EXPECT_LT(scope.delta().peak_above_start, 4 << 20) << "peak " << scope.delta().peak_above_start;
+  EXPECT_LT(scope.delta().peak_above_start, 5 << 20) << "peak " << scope.delta().peak_above_start;
 }
 
 TEST_P(StreamingTest, ResetReusesTheContext) {
@@ -91,7 +91,12 @@ TEST_P(StreamingTest, ResetReusesTheContext) {
     ASSERT_TRUE(decoded.ok());
     EXPECT_TRUE(*decoded == input);
   }
-  EXPECT_EQ(scope.delta().num_allocations, 0);
+  if (GetParam() == CompressionCodec::kBrotli) {
+    EXPECT_GT(scope.delta().num_allocations, 0);  // a new decoder per page, old one freed
+    EXPECT_EQ(scope.delta().bytes_in_use_change, 0);
+  } else {
+    EXPECT_EQ(scope.delta().num_allocations, 0);
+  }
   EXPECT_EQ(stream_->memory_size(), held);
 }
 
@@ -127,13 +132,13 @@ TEST_P(StreamingTest, CorruptedInputNeverCrashes) {
 
 INSTANTIATE_TEST_SUITE_P(StreamingCodecs, StreamingTest,
                          ::testing::Values(CompressionCodec::kUncompressed, CompressionCodec::kGzip,
-                                           CompressionCodec::kZstd),
+                                           CompressionCodec::kZstd, CompressionCodec::kBrotli),
                          [](const auto& info) { return std::string(CodecName(info.param)); });
 
 TEST(StreamingFactoryTest, OtherCodecsAreNotImplemented) {
   auto pool = MakeSystemMemoryPool();
   for (CompressionCodec codec : {CompressionCodec::kSnappy, CompressionCodec::kLz4, CompressionCodec::kLz4Raw,
-                                 CompressionCodec::kBrotli, CompressionCodec::kLzo}) {
+                                 CompressionCodec::kLzo}) {
     EXPECT_TRUE(MakeStreamingDecompressor(codec, pool.get()).status().IsNotImplemented()) << CodecName(codec);
   }
 }
@@ -178,9 +183,29 @@ TEST(StreamingZstdTest, WindowsCrossFrameBoundaries) {
   }
 }
 
+TEST(StreamingZstdTest, HugeDeclaredWindowIsRefusedWithoutAllocating) {
+  // A frame without content size declaring a 2 GiB window (descriptor exponent 21 -> 2^31),
+  // then one raw block "hello". One-shot decoding uses the caller's buffer as the window and
+  // succeeds; streaming would need the window, and refuses it instead of allocating.
+  const uint8_t frame[] = {0x28, 0xB5, 0x2F, 0xFD, 0x00, 21 << 3, 0x29, 0x00, 0x00, 'h', 'e', 'l', 'l', 'o'};
+  auto pool = MakeSystemMemoryPool();
+  auto stream = *MakeStreamingDecompressor(CompressionCodec::kZstd, pool.get());
+  MemoryScope scope(pool.get());
+  auto decoded = ReadAll(stream.get(), frame, 4096);
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_TRUE(decoded.status().IsLimitExceeded()) << decoded.status().ToString();
+  EXPECT_NE(decoded.status().message().find("window"), std::string::npos) << decoded.status().ToString();
+  EXPECT_LT(scope.delta().peak_above_start, 1 << 20);
+  auto codec = *MakeCodec(CompressionCodec::kZstd, pool.get());
+  std::vector<uint8_t> out(5);
+  auto n = codec->Decompress(frame, out);
+  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  EXPECT_EQ(std::string(out.begin(), out.end()), "hello");
+}
+
 TEST(StreamingTest, ReadBeforeResetIsInvalid) {
   auto pool = MakeSystemMemoryPool();
-  for (CompressionCodec codec : {CompressionCodec::kGzip, CompressionCodec::kZstd}) {
+  for (CompressionCodec codec : {CompressionCodec::kGzip, CompressionCodec::kZstd, CompressionCodec::kBrotli}) {
     auto stream = *MakeStreamingDecompressor(codec, pool.get());
     uint8_t byte;
     EXPECT_TRUE(stream->Read({&byte, 1}).status().IsInvalid()) << CodecName(codec);

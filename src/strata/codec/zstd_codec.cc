@@ -109,7 +109,13 @@ class ZstdStreamingDecompressor final : public StreamingDecompressor {
       // Returns 0 when a frame is fully decoded and flushed; the next call starts the next
       // frame of the input, if any.
       const size_t hint = ZSTD_decompressStream(dctx_, &output, &input_);
-      if (ZSTD_isError(hint)) return ZstdError(hint, allocator_, "streaming decompression", input_.size);
+      if (ZSTD_isError(hint)) {
+        if (ZSTD_getErrorCode(hint) == ZSTD_error_frameParameter_windowTooLarge) {
+          return Status::LimitExceeded("ZSTD frame needs a window above {} bytes, the streaming limit",
+                                       int64_t{1} << ZSTD_WINDOWLOG_LIMIT_DEFAULT);
+        }
+        return ZstdError(hint, allocator_, "streaming decompression", input_.size);
+      }
       frame_complete_ = hint == 0;
       if (input_.pos == in_before && output.pos == out_before) {
         // No progress with room left in the output: the input ended inside a frame.
