@@ -83,7 +83,8 @@ Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(const ColumnDescriptor&
 }
 
 std::string ColumnReader::Where() const {
-  return fmt::format("column '{}' (row group {})", column_.dotted_path, pages_->location().row_group);
+  return fmt::format("'{}', column '{}' (row group {})", pages_->source_name(), column_.dotted_path,
+                     pages_->location().row_group);
 }
 
 Status ColumnReader::Init() {
@@ -255,7 +256,7 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
       auto more = NextDataPage();
       if (!more.ok()) return more.status().WithContext(Where());
       if (!*more) {
-        return Status::Corrupt("{}: the column chunk ends after {} rows; the row group has {}", Where(),
+        return Status::Corrupt("{}: the column chunk ends after {} rows; the row group declares {}", Where(),
                                rows_read_ + filled, rows_in_chunk_);
       }
     }
@@ -266,6 +267,13 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
     page_values_left_ -= count;
   }
   rows_read_ += rows;
+  if (data_ && rows > 0) {
+    // Later batches of this chunk look like this one more than like the chunk's metadata
+    // (dictionary-encoded chunks understate their decoded size): learn from it, so the next
+    // batch's single Reserve() suffices.
+    bytes_per_row_estimate_ = std::max(bytes_per_row_estimate_,
+                                       1.05 * static_cast<double>(data_->size()) / static_cast<double>(rows));
+  }
 
   std::vector<std::shared_ptr<Buffer>> buffers;
   std::shared_ptr<Buffer> validity;

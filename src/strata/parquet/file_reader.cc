@@ -190,8 +190,8 @@ Result<std::shared_ptr<RecordBatch>> BatchReader::Next() {
   std::vector<Array> columns;
   columns.reserve(readers_.size());
   for (auto& reader : readers_) {
-    auto data = reader->ReadBatch(rows);
-    if (!data.ok()) return data.status().WithContext(fmt::format("'{}'", file_->source().name()));
+    auto data = reader->ReadBatch(rows);  // errors name the file, column and row group
+    if (!data.ok()) return data.status();
     columns.emplace_back(std::move(*data));
   }
   rows_left_in_row_group_ -= rows;

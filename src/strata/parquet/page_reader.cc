@@ -37,7 +37,10 @@ Result<std::unique_ptr<PageReader>> PageReader::Make(RandomAccessSource* source,
   }
   if (loc.codec != codec::CompressionCodec::kUncompressed) {
     auto codec = codec::MakeCodec(loc.codec, pool);
-    if (!codec.ok()) return codec.status().WithContext(reader->Where(loc.offset));
+    if (!codec.ok()) {
+      return codec.status().WithContext(
+          fmt::format("'{}', column '{}' (row group {})", source->name(), loc.column_path, loc.row_group));
+    }
     reader->codec_ = std::move(*codec);
   }
   if (loc.length <= options.whole_chunk_read_limit) {
@@ -46,10 +49,8 @@ Result<std::unique_ptr<PageReader>> PageReader::Make(RandomAccessSource* source,
   return reader;
 }
 
-std::string PageReader::Where(int64_t file_offset) const {
-  return fmt::format("'{}', column '{}' (row group {}), page at offset {}", source_->name(),
-                     location_.column_path, location_.row_group, file_offset);
-}
+// The column reader prefixes file, column and row group; pages add where they start.
+std::string PageReader::Where(int64_t file_offset) const { return fmt::format("page at offset {}", file_offset); }
 
 int64_t PageReader::memory_size() const {
   return (whole_chunk_ ? whole_chunk_->capacity() : 0) + header_scratch_.capacity() + body_scratch_.capacity() +

@@ -53,6 +53,7 @@ class PageReader {
   Result<bool> Next(Page* page);
 
   const ColumnChunkLocation& location() const { return location_; }
+  const std::string& source_name() const { return source_->name(); }
   // Bytes of scratch held (chunk or page buffer, decompression buffer).
   int64_t memory_size() const;
 

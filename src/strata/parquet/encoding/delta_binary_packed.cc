@@ -104,10 +104,12 @@ Status DeltaBinaryPackedDecoder<T>::StartMiniblock() {
 template <typename T>
 void DeltaBinaryPackedDecoder<T>::DecodeGroup(U* out, int64_t n) {
   U deltas[kGroup];
+  // Everything up to the end of the span may be read, so full groups unpack in place.
+  const int64_t readable = size_ - (miniblock_ptr_ - data_);
   if constexpr (sizeof(T) == 4) {
-    bit_util::Unpack32(miniblock_ptr_, deltas, n, bit_width_);
+    bit_util::Unpack32(miniblock_ptr_, deltas, n, bit_width_, readable);
   } else {
-    bit_util::Unpack64(miniblock_ptr_, deltas, n, bit_width_);
+    bit_util::Unpack64(miniblock_ptr_, deltas, n, bit_width_, readable);
   }
   const int64_t bytes = bit_util::BytesForBits(n * bit_width_);
   miniblock_ptr_ += bytes;

@@ -139,13 +139,13 @@ void RleBitPackedDecoder::BufferNextGroup() {
 template <typename T>
 void RleBitPackedDecoder::UnpackLiteral(T* out, int64_t n) {
   if constexpr (sizeof(T) == sizeof(uint32_t)) {
-    bit_util::Unpack32(literal_ptr_, reinterpret_cast<uint32_t*>(out), n, bit_width_);
+    bit_util::Unpack32(literal_ptr_, reinterpret_cast<uint32_t*>(out), n, bit_width_, readable());
     literal_ptr_ += n / 8 * bit_width_;
   } else {
     uint32_t scratch[kScratchValues];
     for (int64_t done = 0; done < n;) {
       const int64_t chunk = std::min(n - done, kScratchValues);
-      bit_util::Unpack32(literal_ptr_, scratch, chunk, bit_width_);
+      bit_util::Unpack32(literal_ptr_, scratch, chunk, bit_width_, readable());
       literal_ptr_ += chunk / 8 * bit_width_;
       for (int64_t i = 0; i < chunk; ++i) out[done + i] = static_cast<T>(scratch[i]);
       done += chunk;
@@ -255,6 +255,17 @@ Result<int64_t> RleBitPackedDecoder::DecodeValidity(int64_t count, uint32_t max_
       at_max += valid ? n : 0;
       rle_left_ -= n;
       done += n;
+    } else if (bit_width_ == 1 && max_value == 1 && buffered_pos_ == buffered_count_ &&
+               std::min(count - done, literal_left_) >= 8) {
+      // Width 1, maximum 1 (a flat nullable column): the packed levels are the validity bits.
+      const int64_t n = std::min(count - done, literal_left_) & ~int64_t{7};
+      STRATA_RETURN_NOT_OK(CheckLiteralAvailable(n));
+      bit_util::CopyBitmap(literal_ptr_, 0, n, bitmap, bitmap_offset + done);
+      at_max += bit_util::CountSetBits(literal_ptr_, 0, n);
+      literal_ptr_ += n / 8;
+      literal_left_ -= n;
+      literal_available_ -= n;
+      done += n;
     } else if (literal_pending() > 0) {
       // Only values of the current bit-packed run, so Decode() parses no header.
       const int64_t n = std::min({count - done, literal_pending(), kScratchValues});
@@ -265,13 +276,16 @@ Result<int64_t> RleBitPackedDecoder::DecodeValidity(int64_t count, uint32_t max_
         return Status::Corrupt("bit-packed run at offset {} holds level {} above the maximum {}",
                                base_offset_ + run_offset_, batch_max, max_value);
       }
-      bit_util::BitmapWriter writer(bitmap, bitmap_offset + done);
-      for (int64_t i = 0; i < got; ++i) {
-        const bool valid = scratch[i] == max_value;
-        writer.Append(valid);
-        at_max += valid;
+      // Pack 8 comparisons per byte locally, then one bitmap copy at the destination's offset.
+      uint8_t packed[kScratchValues / 8] = {};
+      for (int64_t b = 0; b < got; b += 8) {
+        const int64_t end = std::min<int64_t>(8, got - b);
+        unsigned byte = 0;
+        for (int64_t j = 0; j < end; ++j) byte |= static_cast<unsigned>(scratch[b + j] == max_value) << j;
+        packed[b >> 3] = static_cast<uint8_t>(byte);
       }
-      writer.Finish();
+      at_max += bit_util::CountSetBits(packed, 0, got);
+      bit_util::CopyBitmap(packed, 0, got, bitmap, bitmap_offset + done);
       done += got;
     } else {
       STRATA_ASSIGN_OR_RETURN(bool more, NextRun());

@@ -63,6 +63,9 @@ class RleBitPackedDecoder {
   template <typename T>
   void UnpackLiteral(T* out, int64_t n);
 
+  // Bytes from the bit-packed read position to the end of the span (all of it may be read).
+  int64_t readable() const { return size_ - (literal_ptr_ - data_); }
+
   const uint8_t* data_ = nullptr;
   int64_t size_ = 0;
   int64_t pos_ = 0;  // next run header
