@@ -37,7 +37,7 @@ inline void UnpackGroup(const uint8_t* in, T* out, std::index_sequence<I...>) {
 }
 
 template <typename T, int W>
-void UnpackWidth(const uint8_t* in, T* out, int64_t count) {
+void UnpackWidth(const uint8_t* in, T* out, int64_t count, int64_t readable_bytes) {
   if constexpr (W == 0) {
     std::fill(out, out + count, T{0});
     return;
@@ -48,7 +48,7 @@ void UnpackWidth(const uint8_t* in, T* out, int64_t count) {
     constexpr int64_t kGroupBytes = kGroup * W / 8;
     // A group's last load reads up to 8 bytes past its start byte, so the fast loop runs only
     // while a full word of input lies beyond the group; the rest goes through a padded copy.
-    int64_t available = BytesForBits(count * W);
+    int64_t available = std::max(BytesForBits(count * W), readable_bytes);
     while (count >= kGroup && available >= kGroupBytes + 8) {
       UnpackGroup<T, W>(in, out, std::make_index_sequence<kGroup>{});
       in += kGroupBytes;
@@ -76,11 +76,12 @@ void UnpackWidth(const uint8_t* in, T* out, int64_t count) {
 }
 
 template <typename T, size_t... W>
-void Dispatch(const uint8_t* in, T* out, int64_t count, int bit_width, std::index_sequence<W...>) {
-  using Fn = void (*)(const uint8_t*, T*, int64_t);
+void Dispatch(const uint8_t* in, T* out, int64_t count, int bit_width, int64_t readable_bytes,
+              std::index_sequence<W...>) {
+  using Fn = void (*)(const uint8_t*, T*, int64_t, int64_t);
   static constexpr Fn kTable[] = {&UnpackWidth<T, static_cast<int>(W)>...};
   if (bit_width < 0 || bit_width >= static_cast<int>(sizeof...(W)) || count <= 0) return;
-  kTable[bit_width](in, out, count);
+  kTable[bit_width](in, out, count, readable_bytes);
 }
 
 template <typename T>
@@ -105,12 +106,14 @@ void PackImpl(const T* in, int64_t count, int bit_width, uint8_t* out) {
 
 }  // namespace
 
-void Unpack32(const uint8_t* in, uint32_t* out, int64_t count, int bit_width) {
-  Dispatch<uint32_t>(in, out, count, bit_width, std::make_index_sequence<33>{});
+void Unpack32(const uint8_t* in, uint32_t* out, int64_t count, int bit_width,
+              int64_t readable_bytes) {
+  Dispatch<uint32_t>(in, out, count, bit_width, readable_bytes, std::make_index_sequence<33>{});
 }
 
-void Unpack64(const uint8_t* in, uint64_t* out, int64_t count, int bit_width) {
-  Dispatch<uint64_t>(in, out, count, bit_width, std::make_index_sequence<65>{});
+void Unpack64(const uint8_t* in, uint64_t* out, int64_t count, int bit_width,
+              int64_t readable_bytes) {
+  Dispatch<uint64_t>(in, out, count, bit_width, readable_bytes, std::make_index_sequence<65>{});
 }
 
 void Pack32(const uint32_t* in, int64_t count, int bit_width, uint8_t* out) {
