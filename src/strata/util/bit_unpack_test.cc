@@ -78,6 +78,22 @@ TEST_P(UnpackTest, PackRoundTrip) {
   }
 }
 
+TEST_P(UnpackTest, ReadableBytesHintGivesSameValues) {
+  const int width = GetParam();
+  std::mt19937_64 rng(static_cast<uint64_t>(width) + 3);
+  for (int64_t count : {8, 32, 40, 100}) {
+    // Packed values followed by unrelated bytes that may be read but must not leak into values.
+    const int64_t bytes = BytesForBits(count * width);
+    std::vector<uint8_t> raw(static_cast<size_t>(bytes + 16));
+    for (auto& b : raw) b = static_cast<uint8_t>(rng());
+    std::vector<uint64_t> exact(count), hinted(count);
+    Unpack64(raw.data(), exact.data(), count, width);
+    Unpack64(raw.data(), hinted.data(), count, width, bytes + 16);
+    ASSERT_EQ(exact, hinted) << width << " " << count;
+    for (int64_t i = 0; i < count; ++i) ASSERT_EQ(exact[i], ReferenceValue(raw.data(), i, width));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllWidths, UnpackTest, ::testing::Range(0, 65));
 
 TEST(UnpackTest, SpecExampleWidth3) {

@@ -23,6 +23,7 @@ class DeltaLengthByteArrayDecoder {
   Result<int64_t> Decode(ByteArrayView* out, int64_t count);
   Result<int64_t> Skip(int64_t count);
 
+  // The count the stream declares; callers compare it with the page header's.
   int64_t total_values() const { return lengths_.total_values(); }
   int64_t values_left() const { return lengths_.values_left(); }
   // Bytes of the byte section not yet consumed.

@@ -41,7 +41,7 @@ class RleBitPackedDecoder {
   // unpacking); returns how many were skipped.
   Result<int64_t> Skip(int64_t count);
 
-  // Levels to validity: for up to `count` values, sets bit (bitmap_offset + i) of `bitmap` to
+  // Levels to validity (also RLE booleans to a bitmap, with max_value 1): for up to `count` values, sets bit (bitmap_offset + i) of `bitmap` to
   // (value == max_value) and adds the number of such values to *num_at_max. Values above
   // max_value are Corrupt. RLE runs become one SetBitsTo(), so all-valid pages cost almost
   // nothing. Returns the number of values consumed.
