@@ -86,6 +86,7 @@ class ResizableBuffer final : public Buffer {
 
   // Appends without checking capacity: callers Reserve() first (hot loops).
   void UnsafeAppend(const void* bytes, int64_t n) {
+    if (n == 0) return;  // the buffer may not be allocated yet: memcpy(nullptr, ...) is UB
     std::memcpy(mutable_data_ + size_, bytes, static_cast<size_t>(n));
     size_ += n;
   }
