@@ -1,6 +1,7 @@
 #include "strata/io/random_access_source.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,9 +37,12 @@ class LocalFileSource final : public RandomAccessSource {
   const std::string& name() const override { return path_; }
   int64_t read_count() const override { return reads_.load(std::memory_order_relaxed); }
 
+  int64_t bytes_read() const override { return bytes_.load(std::memory_order_relaxed); }
+
   Status ReadAt(int64_t offset, int64_t length, uint8_t* out) override {
     STRATA_RETURN_NOT_OK(CheckRange(path_, offset, length, size_));
     reads_.fetch_add(1, std::memory_order_relaxed);
+    bytes_.fetch_add(length, std::memory_order_relaxed);
     while (length > 0) {
       const ssize_t n = ::pread(fd_, out, static_cast<size_t>(length), offset);
       if (n < 0) {
@@ -62,6 +66,59 @@ class LocalFileSource final : public RandomAccessSource {
   int64_t size_;
   std::string path_;
   std::atomic<int64_t> reads_{0};
+  std::atomic<int64_t> bytes_{0};
+};
+
+// A read-only mapping of a whole file; unmapped when the last slice of it goes.
+class MappedBuffer final : public Buffer {
+ public:
+  MappedBuffer(void* address, int64_t size) : address_(address) {
+    data_ = static_cast<const uint8_t*>(address);
+    size_ = size;
+    capacity_ = size;
+  }
+  ~MappedBuffer() override {
+    if (address_ != nullptr) ::munmap(address_, static_cast<size_t>(size_));
+  }
+
+ private:
+  void* address_;  // nullptr for an empty file (nothing mapped)
+};
+
+// Reads from a memory map: ReadAt is a memcpy, ReadBufferAt a zero-copy slice.
+class MemoryMappedSource final : public RandomAccessSource {
+ public:
+  MemoryMappedSource(std::shared_ptr<Buffer> mapping, std::string path)
+      : mapping_(std::move(mapping)), path_(std::move(path)) {}
+
+  Result<int64_t> Size() override { return mapping_->size(); }
+  const std::string& name() const override { return path_; }
+  int64_t read_count() const override { return reads_.load(std::memory_order_relaxed); }
+  int64_t bytes_read() const override { return bytes_.load(std::memory_order_relaxed); }
+
+  Status ReadAt(int64_t offset, int64_t length, uint8_t* out) override {
+    STRATA_RETURN_NOT_OK(CheckRange(path_, offset, length, mapping_->size()));
+    Count(length);
+    if (length > 0) std::memcpy(out, mapping_->data() + offset, static_cast<size_t>(length));
+    return Status::OK();
+  }
+
+  Result<std::shared_ptr<Buffer>> ReadBufferAt(int64_t offset, int64_t length, MemoryPool*) override {
+    STRATA_RETURN_NOT_OK(CheckRange(path_, offset, length, mapping_->size()));
+    Count(length);
+    return Buffer::Slice(mapping_, offset, length);
+  }
+
+ private:
+  void Count(int64_t length) {
+    reads_.fetch_add(1, std::memory_order_relaxed);
+    bytes_.fetch_add(length, std::memory_order_relaxed);
+  }
+
+  std::shared_ptr<Buffer> mapping_;
+  std::string path_;
+  std::atomic<int64_t> reads_{0};
+  std::atomic<int64_t> bytes_{0};
 };
 
 class BufferSource final : public RandomAccessSource {
@@ -73,16 +130,20 @@ class BufferSource final : public RandomAccessSource {
   const std::string& name() const override { return name_; }
   int64_t read_count() const override { return reads_.load(std::memory_order_relaxed); }
 
+  int64_t bytes_read() const override { return bytes_.load(std::memory_order_relaxed); }
+
   Status ReadAt(int64_t offset, int64_t length, uint8_t* out) override {
     STRATA_RETURN_NOT_OK(CheckRange(name_, offset, length, buffer_->size()));
     reads_.fetch_add(1, std::memory_order_relaxed);
-    std::memcpy(out, buffer_->data() + offset, static_cast<size_t>(length));
+    bytes_.fetch_add(length, std::memory_order_relaxed);
+    if (length > 0) std::memcpy(out, buffer_->data() + offset, static_cast<size_t>(length));
     return Status::OK();
   }
 
   Result<std::shared_ptr<Buffer>> ReadBufferAt(int64_t offset, int64_t length, MemoryPool*) override {
     STRATA_RETURN_NOT_OK(CheckRange(name_, offset, length, buffer_->size()));
     reads_.fetch_add(1, std::memory_order_relaxed);
+    bytes_.fetch_add(length, std::memory_order_relaxed);
     return Buffer::Slice(buffer_, offset, length);
   }
 
@@ -90,11 +151,12 @@ class BufferSource final : public RandomAccessSource {
   std::shared_ptr<Buffer> buffer_;
   std::string name_;
   std::atomic<int64_t> reads_{0};
+  std::atomic<int64_t> bytes_{0};
 };
 
 }  // namespace
 
-Result<std::shared_ptr<RandomAccessSource>> OpenLocalFile(const std::string& path) {
+Result<std::shared_ptr<RandomAccessSource>> OpenLocalFile(const std::string& path, const LocalFileOptions& options) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::IOError("cannot open '{}': {}", path, std::strerror(errno));
   struct stat st;
@@ -106,6 +168,21 @@ Result<std::shared_ptr<RandomAccessSource>> OpenLocalFile(const std::string& pat
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
     return Status::IOError("'{}' is a directory, not a file", path);
+  }
+  if (options.memory_map) {
+    const int64_t size = st.st_size;
+    void* address = nullptr;
+    if (size > 0) {  // mmap of zero bytes is an error; an empty file maps to an empty buffer
+      address = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (address == MAP_FAILED) {
+        const int err = errno;
+        ::close(fd);
+        return Status::IOError("cannot memory-map '{}' ({} bytes): {}", path, size, std::strerror(err));
+      }
+    }
+    ::close(fd);  // the mapping stays valid without the descriptor
+    auto mapping = std::make_shared<MappedBuffer>(address, size);
+    return std::shared_ptr<RandomAccessSource>(std::make_shared<MemoryMappedSource>(std::move(mapping), path));
   }
   return std::shared_ptr<RandomAccessSource>(std::make_shared<LocalFileSource>(fd, st.st_size, path));
 }

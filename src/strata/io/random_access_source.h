@@ -31,10 +31,22 @@ class RandomAccessSource {
 
   // Number of ReadAt/ReadBufferAt calls served so far (requests, for remote sources).
   virtual int64_t read_count() const = 0;
+
+  // Bytes returned by ReadAt/ReadBufferAt calls so far (0 for sources that do not count).
+  virtual int64_t bytes_read() const { return 0; }
 };
 
-// Opens a local file for positional reads (pread).
-Result<std::shared_ptr<RandomAccessSource>> OpenLocalFile(const std::string& path);
+struct LocalFileOptions {
+  // Map the whole file into memory (mmap) instead of reading with pread. ReadBufferAt then
+  // returns zero-copy slices that keep the mapping alive (after the source is gone, too), and
+  // allocates nothing from the pool. The file must not shrink while mapped: reading a page
+  // past its new end raises SIGBUS.
+  bool memory_map = false;
+};
+
+// Opens a local file for positional reads (pread, or a memory map; see LocalFileOptions).
+Result<std::shared_ptr<RandomAccessSource>> OpenLocalFile(const std::string& path,
+                                                          const LocalFileOptions& options = {});
 
 // A source over bytes in memory; `buffer` is kept alive by the source.
 std::shared_ptr<RandomAccessSource> MakeBufferSource(std::shared_ptr<Buffer> buffer, std::string name = "<memory>");
