@@ -55,7 +55,11 @@ class Codec {
   // Decompresses all of `input` into `output`, which the caller sizes from the page header's
   // uncompressed size, and returns the number of bytes written. Data that would decompress
   // to more than output.size() bytes is Corrupt; a shorter result is returned as is and the
-  // caller decides whether that is an error. Malformed or truncated input is Corrupt.
+  // caller decides whether that is an error. Malformed or truncated input is Corrupt. (LZ4
+  // blocks have no end marker: one cut right after a sequence's literals decodes as a shorter
+  // block, caught by the caller's size check.) Empty input yields 0 bytes for UNCOMPRESSED,
+  // GZIP, ZSTD and LZ4 (no members, frames or blocks) and is Corrupt for SNAPPY, BROTLI and
+  // LZ4_RAW, whose formats always carry a header.
   // Nothing is allocated from sizes found inside `input`; after the first call, decoding
   // allocates nothing except for BROTLI (its decoder state cannot be reset; it is created
   // per call from the pool and freed before returning).

@@ -64,6 +64,18 @@ TEST_P(CodecTest, RoundTripsTypicalInputs) {
   ExpectRoundTrip(ShortStrings(50'000, 3));
 }
 
+TEST_P(CodecTest, EmptyInputFollowsTheFormat) {
+  std::vector<uint8_t> out(10);
+  auto result = codec_->Decompress({}, out);
+  const CompressionCodec type = GetParam();
+  if (type == CompressionCodec::kSnappy || type == CompressionCodec::kBrotli || type == CompressionCodec::kLz4Raw) {
+    EXPECT_TRUE(result.status().IsCorrupt()) << result.status().ToString();
+  } else {
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    EXPECT_EQ(*result, 0);
+  }
+}
+
 TEST_P(CodecTest, RoundTripsAcrossBlockBoundaries) {
   // Over 1 MiB: several Hadoop LZ4 blocks (256 KiB), several snappy blocks (64 KiB).
   ExpectRoundTrip(ShortStrings(1'300'000, 4));

@@ -28,11 +28,13 @@ void InitZStream(z_stream* stream, PoolAllocator* allocator) {
   stream->opaque = allocator;
 }
 
-Status ZlibError(int code, const z_stream& stream, const PoolAllocator& allocator, std::string_view what) {
+// `input_position` counts the input bytes consumed before the failure.
+Status ZlibError(int code, const z_stream& stream, const PoolAllocator& allocator, std::string_view what,
+                 size_t input_position) {
   if (code == Z_MEM_ERROR || allocator.allocation_failed()) {
     return Status::OutOfMemory("GZIP {}: the memory pool refused an allocation", what);
   }
-  return Status::Corrupt("GZIP {} failed after {} input bytes: {} ({})", what, stream.total_in,
+  return Status::Corrupt("GZIP {} failed at input byte {}: {} (zlib code {})", what, input_position,
                          stream.msg != nullptr ? stream.msg : "no message", code);
 }
 
@@ -50,7 +52,7 @@ class Inflater {
     if (!initialized_) {
       InitZStream(&stream_, &allocator_);
       const int rc = inflateInit2(&stream_, kInflateWindowBits);
-      if (rc != Z_OK) return ZlibError(rc, stream_, allocator_, "inflate initialisation");
+      if (rc != Z_OK) return ZlibError(rc, stream_, allocator_, "inflate initialisation", 0);
       initialized_ = true;
     } else {
       inflateReset(&stream_);
@@ -97,7 +99,7 @@ class Inflater {
         member_ended_ = true;
         continue;
       }
-      if (rc != Z_OK && rc != Z_BUF_ERROR) return ZlibError(rc, stream_, allocator_, "decompression");
+      if (rc != Z_OK && rc != Z_BUF_ERROR) return ZlibError(rc, stream_, allocator_, "decompression", consumed_);
       if (used_in == 0 && used_out == 0) {
         if (produced == out.size()) break;  // the caller's window is full
         if (consumed_ == input_.size()) {
@@ -149,7 +151,7 @@ class GzipCodec final : public Codec {
       InitZStream(&deflate_stream_, &deflate_allocator_);
       const int rc = deflateInit2(&deflate_stream_, compression_level(), Z_DEFLATED, kDeflateWindowBits,
                                   /*memLevel=*/8, Z_DEFAULT_STRATEGY);
-      if (rc != Z_OK) return ZlibError(rc, deflate_stream_, deflate_allocator_, "deflate initialisation");
+      if (rc != Z_OK) return ZlibError(rc, deflate_stream_, deflate_allocator_, "deflate initialisation", 0);
       deflate_initialized_ = true;
     } else {
       deflateReset(&deflate_stream_);
@@ -171,7 +173,7 @@ class GzipCodec final : public Codec {
       consumed += in_chunk - deflate_stream_.avail_in;
       produced += out_chunk - deflate_stream_.avail_out;
       if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
-        return ZlibError(rc, deflate_stream_, deflate_allocator_, "compression");
+        return ZlibError(rc, deflate_stream_, deflate_allocator_, "compression", consumed);
       }
       if (rc == Z_BUF_ERROR && produced == capacity) {
         return Status::Invalid("GZIP output exceeded deflateBound for {} input bytes", input.size());
