@@ -1,5 +1,6 @@
 // bench-compare: whole-process comparison of strata with DuckDB and Polars (through node).
-// Usage: node bench/compare/bench_compare.mjs [--quick] [--workload NAME[,NAME]] [--runs N]
+// Usage: node bench/compare/bench_compare.mjs [--quick] [--workload NAME[,NAME]] [--runs N (5;
+//        3 with --quick)]
 //        [--data DIR] [--out DIR]
 // For each workload: one warm-up run per engine whose output is also the correctness check (all
 // summaries must agree), then N rounds, each running every engine once in turn (A B C A B C...)
@@ -15,7 +16,7 @@ import { writeCharts, writeMarkdown } from './report.mjs';
 import { commandFor, engines, startupCommand, STRATA_BIN, strataAvailable, workloads } from './workloads.mjs';
 
 function parseArgs(argv) {
-  const options = { quick: false, only: null, runs: 5, data: null, out: 'bench/results' };
+  const options = { quick: false, only: null, runs: null, data: null, out: 'bench/results' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.quick = true;
@@ -28,6 +29,8 @@ function parseArgs(argv) {
       process.exit(2);
     }
   }
+  // --quick defaults to 3 rounds so the whole run stays under 3 minutes on 2 busy cores.
+  options.runs ??= options.quick ? 3 : 5;
   if (!(options.runs >= 1)) {
     console.error('bench-compare: --runs needs a number >= 1');
     process.exit(2);
@@ -127,7 +130,7 @@ function runWorkload(workload, engineList, runs) {
     seconds: cell.seconds, rssKiB: cell.rss,
     medianSeconds: median(cell.seconds), medianRssKiB: median(cell.rss),
     timeRatio: cell === strata ? (strata.argv ? 1 : null) : ratio(cell.seconds, strata?.seconds),
-    memoryRatio: cell === strata ? (strata.argv ? 1 : null) : ratio(cell.rss, strata?.rssKiB),
+    memoryRatio: cell === strata ? (strata.argv ? 1 : null) : ratio(cell.rss, strata?.rss),
   }));
   for (const c of cells) {
     if (c.medianSeconds !== null) {
