@@ -1,0 +1,122 @@
+// Replays every fuzz target over its committed inputs (src/strata/fuzz/regressions/<target>/:
+// minimised crashers found so far, so they stay fixed) and over the parquet-testing files, so
+// the targets' own checks run in the normal and sanitizer builds, not only under libFuzzer.
+// A target that finds a problem aborts with a message naming the input.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "strata/fuzz/fuzz_target.h"
+#include "strata/testing/test_data.h"
+
+#define STRATA_DECLARE_FUZZ_TARGET(name) extern "C" int StrataFuzz_##name(const uint8_t* data, size_t size);
+STRATA_DECLARE_FUZZ_TARGET(footer)
+STRATA_DECLARE_FUZZ_TARGET(page_header)
+STRATA_DECLARE_FUZZ_TARGET(rle_bit_packed)
+STRATA_DECLARE_FUZZ_TARGET(plain)
+STRATA_DECLARE_FUZZ_TARGET(dictionary)
+STRATA_DECLARE_FUZZ_TARGET(delta_binary_packed)
+STRATA_DECLARE_FUZZ_TARGET(delta_length_byte_array)
+STRATA_DECLARE_FUZZ_TARGET(delta_byte_array)
+STRATA_DECLARE_FUZZ_TARGET(byte_stream_split)
+STRATA_DECLARE_FUZZ_TARGET(codec)
+STRATA_DECLARE_FUZZ_TARGET(file_reader)
+
+namespace strata::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+using TargetFunction = int (*)(const uint8_t*, size_t);
+
+struct Target {
+  const char* name;
+  TargetFunction function;
+  bool takes_files;  // parquet-testing files are natural inputs
+};
+
+const Target kTargets[] = {
+    {"footer", StrataFuzz_footer, true},
+    {"page_header", StrataFuzz_page_header, false},
+    {"rle_bit_packed", StrataFuzz_rle_bit_packed, false},
+    {"plain", StrataFuzz_plain, false},
+    {"dictionary", StrataFuzz_dictionary, false},
+    {"delta_binary_packed", StrataFuzz_delta_binary_packed, false},
+    {"delta_length_byte_array", StrataFuzz_delta_length_byte_array, false},
+    {"delta_byte_array", StrataFuzz_delta_byte_array, false},
+    {"byte_stream_split", StrataFuzz_byte_stream_split, false},
+    {"codec", StrataFuzz_codec, false},
+    {"file_reader", StrataFuzz_file_reader, true},
+};
+
+std::string ReadAll(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void Run(const Target& target, const fs::path& path) {
+  const std::string bytes = ReadAll(path);
+  SetCurrentInputName(path.string());
+  target.function(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  SetCurrentInputName({});
+}
+
+fs::path RegressionDir() {
+  const char* source_dir = std::getenv("STRATA_SOURCE_DIR");
+  return fs::path(source_dir ? source_dir : ".") / "src/strata/fuzz/regressions";
+}
+
+class FuzzRegressionTest : public ::testing::TestWithParam<Target> {};
+
+TEST_P(FuzzRegressionTest, CommittedInputs) {
+  const fs::path dir = RegressionDir() / GetParam().name;
+  int inputs = 0;
+  if (fs::is_directory(dir)) {
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      if (!entry.is_regular_file() || entry.path().filename().string().starts_with(".")) continue;
+      Run(GetParam(), entry.path());
+      ++inputs;
+    }
+  }
+  RecordProperty("inputs", inputs);
+}
+
+// Degenerate inputs every target must take: empty, one byte of each value, runs of 0xFF.
+TEST_P(FuzzRegressionTest, TinyInputs) {
+  GetParam().function(nullptr, 0);
+  for (int b = 0; b < 256; ++b) {
+    const uint8_t byte = static_cast<uint8_t>(b);
+    GetParam().function(&byte, 1);
+  }
+  for (size_t n : {2, 7, 16, 64, 300}) {
+    std::vector<uint8_t> ones(n, 0xFF);
+    GetParam().function(ones.data(), ones.size());
+    std::vector<uint8_t> zeros(n, 0);
+    GetParam().function(zeros.data(), zeros.size());
+  }
+}
+
+TEST_P(FuzzRegressionTest, ParquetTestingFiles) {
+  if (!GetParam().takes_files) GTEST_SKIP() << "not a whole-file target";
+  STRATA_REQUIRE_PARQUET_TESTING();
+  int files = 0;
+  for (const char* folder : {"data", "bad_data"}) {
+    for (const auto& entry : fs::directory_iterator(strata::testing::ParquetTestingFile(folder))) {
+      if (entry.path().extension() != ".parquet" || entry.file_size() > (4 << 20)) continue;
+      Run(GetParam(), entry.path());
+      ++files;
+    }
+  }
+  EXPECT_GE(files, 40);
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegressionTest, ::testing::ValuesIn(kTargets),
+                         [](const ::testing::TestParamInfo<Target>& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace strata::fuzz
