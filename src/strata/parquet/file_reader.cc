@@ -131,9 +131,14 @@ Result<std::unique_ptr<BatchReader>> FileReader::ReadBatches(const BatchReadOpti
     const bool flat = descriptor_->field_num_columns(f) == 1 && descriptor_->column(first).max_repetition_level == 0 &&
                       descriptor_->node(descriptor_->column(first).node_index).parent == 0;
     if (!flat) {
-      return Status::NotImplemented("'{}': field '{}' is nested ({}); nested reads are not supported yet",
-                                    source_->name(), field->name(), field->type()->ToString());
+      auto plan = AssemblyPlan::Make(*descriptor_, f);
+      if (!plan.ok()) return plan.status().WithContext(fmt::format("'{}'", source_->name()));
+      reader->plans_.push_back(std::make_unique<AssemblyPlan>(std::move(*plan)));
+      reader->output_types_.push_back(field->type());
+      fields.push_back(std::move(field));
+      continue;
     }
+    reader->plans_.push_back(nullptr);
     TypePtr type = field->type();
     if (options.large_binary) {
       if (type->id() == TypeId::kString) type = large_utf8();
@@ -160,9 +165,16 @@ Result<std::shared_ptr<Table>> FileReader::ReadTable(const BatchReadOptions& opt
 
 Status BatchReader::OpenRowGroup(int row_group) {
   readers_.clear();  // the previous row group's page buffers go back to the pool first
+  nested_readers_.clear();
   const RowGroup& rg = file_->metadata().row_groups[static_cast<size_t>(row_group)];
   const SchemaDescriptor& descriptor = file_->descriptor();
   for (size_t i = 0; i < fields_.size(); ++i) {
+    if (plans_[i] != nullptr) {
+      STRATA_ASSIGN_OR_RETURN(auto nested, OpenNestedField(row_group, i));
+      readers_.push_back(nullptr);
+      nested_readers_.push_back(std::move(nested));
+      continue;
+    }
     const int column = descriptor.field_first_column(fields_[i]);
     STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
     STRATA_ASSIGN_OR_RETURN(auto pages, PageReader::Make(&file_->source(), std::move(location), file_->pool(),
@@ -172,16 +184,45 @@ Status BatchReader::OpenRowGroup(int row_group) {
                                      file_->pool());
     if (!reader.ok()) return reader.status().WithContext(fmt::format("'{}'", file_->source().name()));
     readers_.push_back(std::move(*reader));
+    nested_readers_.push_back(nullptr);
   }
   current_row_group_ = row_group;
   rows_left_in_row_group_ = rg.num_rows;
   return Status::OK();
 }
 
+Result<std::unique_ptr<NestedColumnReader>> BatchReader::OpenNestedField(int row_group, size_t i) {
+  const RowGroup& rg = file_->metadata().row_groups[static_cast<size_t>(row_group)];
+  const SchemaDescriptor& descriptor = file_->descriptor();
+  const AssemblyPlan& plan = *plans_[i];
+  const int first = descriptor.field_first_column(fields_[i]);
+  std::vector<std::unique_ptr<NestedLeafReader>> leaves;
+  for (int leaf = 0; leaf < plan.num_leaves(); ++leaf) {
+    if (!plan.has_leaf_node(leaf)) {
+      leaves.push_back(nullptr);  // not part of the field's type (a map group's extra children)
+      continue;
+    }
+    const int column = first + leaf;
+    STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
+    STRATA_ASSIGN_OR_RETURN(auto pages, PageReader::Make(&file_->source(), std::move(location), file_->pool(),
+                                                         file_->options().pages));
+    const ColumnMetaData& meta = *rg.columns[static_cast<size_t>(column)].meta_data;
+    const AssemblyNode& node = plan.leaf_node(leaf);
+    STRATA_ASSIGN_OR_RETURN(auto reader, NestedLeafReader::Make(descriptor.column(column), meta, rg.num_rows,
+                                                                node.slot_def, node.type, std::move(pages),
+                                                                file_->pool()));
+    leaves.push_back(std::move(reader));
+  }
+  const std::string where = fmt::format("'{}', field '{}' (row group {})", file_->source().name(),
+                                        schema_->field(static_cast<int>(i))->name(), row_group);
+  return std::make_unique<NestedColumnReader>(plan, std::move(leaves), rg.num_rows, where, file_->pool());
+}
+
 Result<std::shared_ptr<RecordBatch>> BatchReader::Next() {
   while (rows_left_in_row_group_ == 0) {
     if (next_row_group_ >= row_groups_.size()) {
       readers_.clear();
+      nested_readers_.clear();
       return std::shared_ptr<RecordBatch>();
     }
     STRATA_RETURN_NOT_OK(OpenRowGroup(row_groups_[next_row_group_++]));
@@ -189,8 +230,9 @@ Result<std::shared_ptr<RecordBatch>> BatchReader::Next() {
   const int64_t rows = std::min(options_.batch_rows, rows_left_in_row_group_);
   std::vector<Array> columns;
   columns.reserve(readers_.size());
-  for (auto& reader : readers_) {
-    auto data = reader->ReadBatch(rows);  // errors name the file, column and row group
+  for (size_t i = 0; i < readers_.size(); ++i) {
+    // Errors name the file, column and row group.
+    auto data = readers_[i] ? readers_[i]->ReadBatch(rows) : nested_readers_[i]->ReadBatch(rows);
     if (!data.ok()) return data.status();
     columns.emplace_back(std::move(*data));
   }
@@ -200,7 +242,8 @@ Result<std::shared_ptr<RecordBatch>> BatchReader::Next() {
 
 int64_t BatchReader::memory_size() const {
   int64_t total = 0;
-  for (const auto& reader : readers_) total += reader->memory_size();
+  for (const auto& reader : readers_) total += reader ? reader->memory_size() : 0;
+  for (const auto& reader : nested_readers_) total += reader ? reader->memory_size() : 0;
   return total;
 }
 

@@ -12,6 +12,7 @@
 #include "strata/array/table.h"
 #include "strata/io/random_access_source.h"
 #include "strata/parquet/column_reader.h"
+#include "strata/parquet/nested_column_reader.h"
 #include "strata/parquet/reader_options.h"
 #include "strata/parquet/schema.h"
 #include "strata/parquet/thrift/footer.h"
@@ -37,6 +38,7 @@ class BatchReader {
   friend class FileReader;
   BatchReader() = default;
   Status OpenRowGroup(int row_group);
+  Result<std::unique_ptr<NestedColumnReader>> OpenNestedField(int row_group, size_t field_position);
 
   class FileReader* file_ = nullptr;
   BatchReadOptions options_;
@@ -47,7 +49,11 @@ class BatchReader {
   size_t next_row_group_ = 0;
   int current_row_group_ = -1;
   int64_t rows_left_in_row_group_ = 0;
+  // Per selected field, one of: a flat column reader, or (nested fields) an assembly plan,
+  // made once, and the current row group's nested reader.
   std::vector<std::unique_ptr<ColumnReader>> readers_;
+  std::vector<std::unique_ptr<AssemblyPlan>> plans_;
+  std::vector<std::unique_ptr<NestedColumnReader>> nested_readers_;
 };
 
 class FileReader {

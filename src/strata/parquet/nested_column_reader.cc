@@ -1,0 +1,48 @@
+#include "strata/parquet/nested_column_reader.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace strata::parquet {
+
+NestedColumnReader::NestedColumnReader(const AssemblyPlan& plan, std::vector<std::unique_ptr<NestedLeafReader>> leaves,
+                                       int64_t rows_in_chunk, std::string where, MemoryPool* pool)
+    : plan_(plan), leaves_(std::move(leaves)), rows_in_chunk_(rows_in_chunk), where_(std::move(where)), pool_(pool) {
+  levels_.resize(leaves_.size());
+}
+
+Result<ArrayDataPtr> NestedColumnReader::ReadBatch(int64_t rows) {
+  rows = std::clamp<int64_t>(rows, 0, rows_left());
+  int reference = -1;  // the first leaf read, whose row count the others must match
+  for (size_t i = 0; i < leaves_.size(); ++i) {
+    if (leaves_[i] == nullptr) continue;  // a column outside the field's type (extra map children)
+    STRATA_ASSIGN_OR_RETURN(const int64_t got, leaves_[i]->ReadRows(rows));
+    if (got != rows) {
+      return Status::Corrupt("{}: column '{}' ends after {} of the row group's {} rows", leaves_[i]->Where(),
+                             leaves_[i]->column().dotted_path, rows_read_ + got, rows_in_chunk_);
+    }
+    if (rows_read_ + rows == rows_in_chunk_ && leaves_[i]->levels_left_in_page() > 0) {
+      return Status::Corrupt("{}: column '{}' holds more than the row group's {} rows", leaves_[i]->Where(),
+                             leaves_[i]->column().dotted_path, rows_in_chunk_);
+    }
+    if (reference < 0) reference = static_cast<int>(i);
+    levels_[i] = LeafLevels{leaves_[i]->def_levels(), leaves_[i]->rep_levels(), leaves_[i]->levels_read(),
+                            leaves_[i]->values()};
+  }
+  auto array = AssembleRecords(plan_, levels_, pool_);
+  if (!array.ok()) return array.status().WithContext(where_);
+  if ((*array)->length != rows) {
+    return Status::Corrupt("{}: field assembled {} rows of {}", where_, (*array)->length, rows);
+  }
+  rows_read_ += rows;
+  return array;
+}
+
+int64_t NestedColumnReader::memory_size() const {
+  int64_t total = 0;
+  for (const auto& leaf : leaves_) total += leaf ? leaf->memory_size() : 0;
+  return total;
+}
+
+}  // namespace strata::parquet

@@ -1,0 +1,532 @@
+#include "strata/parquet/nested_leaf_reader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "strata/util/bit_util.h"
+
+namespace strata::parquet {
+namespace {
+
+inline bool IsSet(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
+
+// Moves `non_null` dense values at the front of `out` to the valid slots among [0, count)
+// (bits [slot, slot + count) of `validity`), zeroing null slots. Backwards, so it works in place.
+template <int kWidth>
+void SpreadFixed(uint8_t* out, int width, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
+  const int w = kWidth > 0 ? kWidth : width;
+  int64_t j = non_null - 1;
+  for (int64_t i = count - 1; i >= 0 && j < i; --i) {
+    if (IsSet(validity, slot + i)) {
+      std::memcpy(out + i * w, out + j * w, static_cast<size_t>(w));
+      --j;
+    } else {
+      std::memset(out + i * w, 0, static_cast<size_t>(w));
+    }
+  }
+}
+
+void Spread(uint8_t* out, int width, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
+  if (non_null == count) return;
+  switch (width) {
+    case 1: return SpreadFixed<1>(out, width, validity, slot, count, non_null);
+    case 2: return SpreadFixed<2>(out, width, validity, slot, count, non_null);
+    case 4: return SpreadFixed<4>(out, width, validity, slot, count, non_null);
+    case 8: return SpreadFixed<8>(out, width, validity, slot, count, non_null);
+    case 16: return SpreadFixed<16>(out, width, validity, slot, count, non_null);
+    default: return SpreadFixed<0>(out, width, validity, slot, count, non_null);
+  }
+}
+
+void SpreadBits(uint8_t* bits, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
+  int64_t j = non_null - 1;
+  for (int64_t i = count - 1; i >= 0 && j < i; --i) {
+    const int64_t dst = slot + i;
+    bool value = false;
+    if (IsSet(validity, dst)) value = IsSet(bits, slot + j--);
+    bit_util::SetBitTo(bits, dst, value);
+  }
+}
+
+inline void BigEndianToDecimal(const uint8_t* in, int64_t length, uint8_t* out, int width) {
+  const uint8_t fill = (length > 0 && (in[0] & 0x80)) ? 0xff : 0x00;
+  for (int64_t i = 0; i < length; ++i) out[i] = in[length - 1 - i];
+  std::memset(out + length, fill, static_cast<size_t>(width - length));
+}
+
+// Grows `buffer` to hold `size` bytes, doubling when it must grow (the batch estimate fell
+// short), and sets its size.
+Status GrowTo(ResizableBuffer* buffer, int64_t size, bool zeroed) {
+  if (size > buffer->capacity()) STRATA_RETURN_NOT_OK(buffer->GrowForAppend(size));
+  return zeroed ? buffer->ResizeZeroed(size) : buffer->Resize(size);
+}
+
+}  // namespace
+
+NestedLeafReader::NestedLeafReader(const ColumnDescriptor& column, const ColumnMetaData& metadata,
+                                   int64_t rows_in_chunk, int16_t slot_def, TypePtr output_type,
+                                   std::unique_ptr<PageReader> pages, MemoryPool* pool)
+    : column_(column),
+      metadata_(metadata),
+      rows_in_chunk_(rows_in_chunk),
+      slot_def_(slot_def),
+      output_type_(std::move(output_type)),
+      pages_(std::move(pages)),
+      pool_(pool),
+      page_def_(pool),
+      page_rep_(pool),
+      batch_def_(pool),
+      batch_rep_(pool),
+      scratch_(pool),
+      views_(pool) {}
+
+Result<std::unique_ptr<NestedLeafReader>> NestedLeafReader::Make(const ColumnDescriptor& column,
+                                                                 const ColumnMetaData& metadata, int64_t rows_in_chunk,
+                                                                 int16_t slot_def, TypePtr output_type,
+                                                                 std::unique_ptr<PageReader> pages, MemoryPool* pool) {
+  auto reader = std::unique_ptr<NestedLeafReader>(new NestedLeafReader(column, metadata, rows_in_chunk, slot_def,
+                                                                       std::move(output_type), std::move(pages), pool));
+  auto status = reader->Init();
+  if (!status.ok()) return status.WithContext(reader->Where());
+  return reader;
+}
+
+std::string NestedLeafReader::Where() const {
+  return fmt::format("'{}', column '{}' (row group {})", pages_->source_name(), column_.dotted_path,
+                     pages_->location().row_group);
+}
+
+Status NestedLeafReader::Init() {
+  if (slot_def_ < 0 || slot_def_ > column_.max_definition_level) {
+    return Status::Invalid("slot level {} outside [0, {}]", slot_def_, column_.max_definition_level);
+  }
+  nullable_ = column_.max_definition_level > slot_def_;
+  if (rows_in_chunk_ > 0 && metadata_.num_values > 0) {
+    levels_per_row_ = static_cast<double>(metadata_.num_values) / static_cast<double>(rows_in_chunk_);
+  }
+  const TypeId out = output_type_->id();
+  physical_width_ = PhysicalValueWidth(column_.physical_type, column_.type_length);
+  output_width_ = output_type_->byte_width();
+  if (out == TypeId::kNull) {
+    conversion_ = Conversion::kDiscard;
+    return Status::OK();
+  }
+  switch (column_.physical_type) {
+    case PhysicalType::kBoolean:
+      conversion_ = Conversion::kBits;
+      break;
+    case PhysicalType::kInt32:
+    case PhysicalType::kInt64:
+      conversion_ = is_decimal(out)                     ? Conversion::kSignExtend
+                    : output_width_ < physical_width_ ? Conversion::kNarrow
+                                                      : Conversion::kCopy;
+      break;
+    case PhysicalType::kInt96:
+      conversion_ = Conversion::kInt96ToNanos;
+      break;
+    case PhysicalType::kFloat:
+    case PhysicalType::kDouble:
+      conversion_ = Conversion::kCopy;
+      break;
+    case PhysicalType::kByteArray:
+      conversion_ = is_decimal(out) ? Conversion::kByteArrayDecimal : Conversion::kByteArray;
+      large_offsets_ = is_large_binary_like(out);
+      break;
+    case PhysicalType::kFixedLenByteArray:
+      conversion_ = is_decimal(out) ? Conversion::kBigEndianDecimal : Conversion::kCopy;
+      if (conversion_ == Conversion::kBigEndianDecimal && physical_width_ > output_width_) {
+        return Status::Corrupt("{}-byte decimal values do not fit {}", physical_width_, output_type_->ToString());
+      }
+      break;
+    default:
+      return Status::Corrupt("unknown physical type");
+  }
+  if (conversion_ == Conversion::kCopy && physical_width_ != output_width_) {
+    return Status::NotImplemented("{} values cannot be read as {}", PhysicalTypeName(column_.physical_type),
+                                  output_type_->ToString());
+  }
+  if (conversion_ == Conversion::kByteArray && metadata_.num_values > 0) {
+    const auto& size_stats = metadata_.size_statistics;
+    const int64_t bytes = size_stats && size_stats->unencoded_byte_array_data_bytes
+                              ? *size_stats->unencoded_byte_array_data_bytes
+                              : metadata_.total_uncompressed_size;
+    bytes_per_level_ = static_cast<double>(std::max<int64_t>(bytes, 0)) / static_cast<double>(metadata_.num_values);
+  }
+  return Status::OK();
+}
+
+int64_t NestedLeafReader::memory_size() const {
+  int64_t total = pages_->memory_size() + page_def_.capacity() + page_rep_.capacity() + batch_def_.capacity() +
+                  batch_rep_.capacity() + scratch_.capacity() + views_.capacity();
+  if (dictionary_) total += dictionary_->memory_size();
+  return total;
+}
+
+Result<bool> NestedLeafReader::NextDataPage() {
+  while (true) {
+    STRATA_ASSIGN_OR_RETURN(const bool more, pages_->Next(&page_));
+    if (!more) return false;
+    const int64_t offset = page_.file_offset;
+    if (page_.type == PageType::kDictionaryPage) {
+      if (dictionary_) return Status::Corrupt("a second dictionary page at offset {}", offset);
+      if (page_.encoding != Encoding::kPlain && page_.encoding != Encoding::kPlainDictionary) {
+        return Status::NotImplemented("dictionary page at offset {} uses {} encoding", offset,
+                                      EncodingName(page_.encoding));
+      }
+      const auto* data = page_.values.data();
+      const auto size = static_cast<int64_t>(page_.values.size());
+      if (column_.physical_type == PhysicalType::kByteArray) {
+        STRATA_ASSIGN_OR_RETURN(dictionary_, Dictionary::MakeByteArray(pool_, data, size, page_.num_values, offset));
+      } else if (physical_width_ > 0) {
+        STRATA_ASSIGN_OR_RETURN(dictionary_,
+                                Dictionary::MakeFixedWidth(pool_, data, size, page_.num_values, physical_width_, offset));
+      } else {
+        return Status::Corrupt("dictionary page at offset {} for a BOOLEAN column", offset);
+      }
+      continue;
+    }
+    if (page_.num_values <= 0) continue;
+    const int64_t n = page_.num_values;
+    // Levels are materialised (two bytes per entry): assembly reads them several times, and a
+    // page's worth is small beside its values.
+    STRATA_RETURN_NOT_OK(page_def_.Resize(n * 2));
+    STRATA_RETURN_NOT_OK(page_rep_.Resize(column_.max_repetition_level > 0 ? n * 2 : 0));
+    const uint8_t* data = page_.values.data();
+    int64_t size = static_cast<int64_t>(page_.values.size());
+    const bool v1 = page_.type == PageType::kDataPage;
+    if (column_.max_repetition_level > 0) {
+      if (v1) {
+        STRATA_ASSIGN_OR_RETURN(const int64_t used,
+                                repetition_decoder_.SetDataV1(page_.repetition_level_encoding,
+                                                              column_.max_repetition_level, n, data, size, offset));
+        data += used;
+        size -= used;
+      } else {
+        STRATA_RETURN_NOT_OK(repetition_decoder_.SetDataV2(column_.max_repetition_level, n,
+                                                           page_.repetition_levels.data(),
+                                                           static_cast<int64_t>(page_.repetition_levels.size()), offset));
+      }
+      STRATA_RETURN_NOT_OK(repetition_decoder_.Decode(page_rep_.mutable_data_as<int16_t>(), n));
+    }
+    int16_t* def = page_def_.mutable_data_as<int16_t>();
+    if (column_.max_definition_level > 0) {
+      if (v1) {
+        STRATA_ASSIGN_OR_RETURN(const int64_t used,
+                                definition_decoder_.SetDataV1(page_.definition_level_encoding,
+                                                              column_.max_definition_level, n, data, size, offset));
+        data += used;
+        size -= used;
+      } else {
+        STRATA_RETURN_NOT_OK(definition_decoder_.SetDataV2(column_.max_definition_level, n,
+                                                           page_.definition_levels.data(),
+                                                           static_cast<int64_t>(page_.definition_levels.size()), offset));
+      }
+      STRATA_RETURN_NOT_OK(definition_decoder_.Decode(def, n));
+    } else {
+      std::memset(def, 0, static_cast<size_t>(n) * 2);
+    }
+    if (column_.max_repetition_level > 0) {
+      const int16_t first = page_rep_.data_as<int16_t>()[0];
+      // A row starts at repetition level 0. Only a v1 page that is not the chunk's first may
+      // continue the previous page's row; v2 pages begin at row boundaries (parquet.thrift).
+      if (first != 0 && (rows_started_in_chunk_ == 0 || !v1)) {
+        return Status::Corrupt("{} page at offset {} starts with repetition level {}, not 0: {}",
+                               v1 ? "data" : "data v2", offset, first,
+                               rows_started_in_chunk_ == 0 ? "the chunk's first row has no start"
+                                                           : "v2 pages must begin at a row boundary");
+      }
+    }
+    if (conversion_ != Conversion::kDiscard) {
+      const int64_t values = CountLevelsEqual(def, n, column_.max_definition_level);
+      const auto encoding_index = static_cast<size_t>(page_.encoding);
+      if (encoding_index >= std::size(decoders_)) {
+        return Status::NotImplemented("page at offset {} uses unknown encoding {}", offset,
+                                      static_cast<int>(page_.encoding));
+      }
+      if (!decoders_[encoding_index]) {
+        STRATA_ASSIGN_OR_RETURN(decoders_[encoding_index], MakeValueDecoder(page_.encoding, column_.physical_type,
+                                                                            column_.type_length, dictionary_.get(), pool_));
+      }
+      decoder_ = decoders_[encoding_index].get();
+      STRATA_RETURN_NOT_OK(decoder_->SetData(values, data, size, offset));
+    }
+    page_levels_ = n;
+    page_position_ = 0;
+    return true;
+  }
+}
+
+Status NestedLeafReader::StartBatch(int64_t rows) {
+  batch_levels_ = 0;
+  slots_ = 0;
+  null_count_ = 0;
+  validity_.reset();
+  values_.reset();
+  data_.reset();
+  values_array_.reset();
+  // Pre-size from the chunk's average levels per row; the estimate is an upper bound on slots
+  // for uniform data, and buffers grow by doubling only when a batch exceeds it.
+  const int64_t estimate = static_cast<int64_t>(static_cast<double>(rows) * levels_per_row_) + 1;
+  STRATA_RETURN_NOT_OK(batch_def_.Reserve(estimate * 2));
+  if (column_.max_repetition_level > 0) STRATA_RETURN_NOT_OK(batch_rep_.Reserve(estimate * 2));
+  if (conversion_ == Conversion::kDiscard) return Status::OK();
+  if (nullable_) {
+    STRATA_ASSIGN_OR_RETURN(validity_, ResizableBuffer::Make(pool_, bit_util::BytesForBits(estimate)));
+  }
+  switch (conversion_) {
+    case Conversion::kBits: {
+      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_, bit_util::BytesForBits(estimate)));
+      break;
+    }
+    case Conversion::kByteArray: {
+      const int64_t offset_width = large_offsets_ ? 8 : 4;
+      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_, (estimate + 1) * offset_width));
+      STRATA_RETURN_NOT_OK(values_->ResizeZeroed(offset_width));
+      STRATA_ASSIGN_OR_RETURN(
+          data_, ResizableBuffer::Make(pool_, static_cast<int64_t>(bytes_per_level_ * static_cast<double>(estimate))));
+      break;
+    }
+    default: {
+      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_, estimate * output_width_));
+      break;
+    }
+  }
+  return Status::OK();
+}
+
+Result<int64_t> NestedLeafReader::ReadRows(int64_t rows) {
+  rows = std::max<int64_t>(rows, 0);
+  {
+    auto status = StartBatch(rows);
+    if (!status.ok()) return status.WithContext(Where());
+  }
+  const bool repeated = column_.max_repetition_level > 0;
+  int64_t rows_read = 0;
+  while (rows_read < rows || repeated) {
+    if (page_position_ == page_levels_) {
+      auto more = NextDataPage();
+      if (!more.ok()) return more.status().WithContext(Where());
+      if (!*more) break;
+    }
+    int64_t end = page_position_;
+    bool row_boundary = false;
+    if (repeated) {
+      // The batch ends just before the first level of row `rows` + 1.
+      const int16_t* rep = page_rep_.data_as<int16_t>();
+      for (; end < page_levels_; ++end) {
+        if (rep[end] == 0) {
+          if (rows_read == rows) {
+            row_boundary = true;
+            break;
+          }
+          ++rows_read;
+        }
+      }
+    } else {
+      end += std::min(rows - rows_read, page_levels_ - page_position_);
+      rows_read += end - page_position_;
+    }
+    auto status = AppendEntries(page_position_, end);
+    if (!status.ok()) return status.WithContext(Where());
+    page_position_ = end;
+    if (row_boundary) break;
+  }
+  rows_started_in_chunk_ += rows_read;
+  auto status = FinishBatch();
+  if (!status.ok()) return status.WithContext(Where());
+  return rows_read;
+}
+
+Status NestedLeafReader::ReserveSlots(int64_t slots) {
+  if (conversion_ == Conversion::kDiscard) return Status::OK();
+  if (validity_) STRATA_RETURN_NOT_OK(GrowTo(validity_.get(), bit_util::BytesForBits(slots), true));
+  switch (conversion_) {
+    case Conversion::kBits:
+      return GrowTo(values_.get(), bit_util::BytesForBits(slots), true);
+    case Conversion::kByteArray:
+      return GrowTo(values_.get(), (slots + 1) * (large_offsets_ ? 8 : 4), false);
+    default:
+      return GrowTo(values_.get(), slots * output_width_, false);
+  }
+}
+
+Status NestedLeafReader::AppendEntries(int64_t begin, int64_t end) {
+  const int64_t count = end - begin;
+  if (count == 0) return Status::OK();
+  const int16_t* def = page_def_.data_as<int16_t>() + begin;
+  STRATA_RETURN_NOT_OK(GrowTo(&batch_def_, (batch_levels_ + count) * 2, false));
+  std::memcpy(batch_def_.mutable_data_as<int16_t>() + batch_levels_, def, static_cast<size_t>(count) * 2);
+  if (column_.max_repetition_level > 0) {
+    STRATA_RETURN_NOT_OK(GrowTo(&batch_rep_, (batch_levels_ + count) * 2, false));
+    std::memcpy(batch_rep_.mutable_data_as<int16_t>() + batch_levels_, page_rep_.data_as<int16_t>() + begin,
+                static_cast<size_t>(count) * 2);
+  }
+  batch_levels_ += count;
+
+  const int16_t max_def = column_.max_definition_level;
+  int64_t slots = count;
+  if (slot_def_ > 0) {
+    slots = 0;
+    for (int64_t i = 0; i < count; ++i) slots += def[i] >= slot_def_;
+  }
+  const int64_t first_slot = slots_;
+  STRATA_RETURN_NOT_OK(ReserveSlots(first_slot + slots));
+  int64_t non_null = slots;
+  if (validity_) {
+    // Bit per slot: set when the leaf itself is defined.
+    uint8_t* bits = validity_->mutable_data();
+    int64_t slot = first_slot;
+    non_null = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      if (def[i] < slot_def_) continue;
+      if (def[i] == max_def) {
+        bit_util::SetBit(bits, slot);
+        ++non_null;
+      }
+      ++slot;
+    }
+    null_count_ += slots - non_null;
+  }
+  slots_ += slots;
+  if (conversion_ == Conversion::kDiscard) {
+    null_count_ = slots_;
+    return Status::OK();
+  }
+  return DecodeValues(first_slot, slots, non_null, validity_ ? validity_->data() : nullptr);
+}
+
+Status NestedLeafReader::DecodeValues(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity) {
+  if (count == 0) return Status::OK();
+  switch (conversion_) {
+    case Conversion::kBits:
+      STRATA_RETURN_NOT_OK(decoder_->DecodeBits(values_->mutable_data(), slot, non_null));
+      if (non_null != count) SpreadBits(values_->mutable_data(), validity, slot, count, non_null);
+      return Status::OK();
+    case Conversion::kCopy: {
+      uint8_t* out = values_->mutable_data() + slot * output_width_;
+      STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(out, non_null));
+      Spread(out, output_width_, validity, slot, count, non_null);
+      return Status::OK();
+    }
+    case Conversion::kNarrow:
+    case Conversion::kSignExtend:
+    case Conversion::kBigEndianDecimal:
+    case Conversion::kInt96ToNanos: {
+      STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
+      STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(scratch_.mutable_data(), non_null));
+      const uint8_t* in = scratch_.data();
+      uint8_t* out = values_->mutable_data() + slot * output_width_;
+      const int w = output_width_;
+      if (conversion_ == Conversion::kNarrow) {
+        for (int64_t i = 0; i < non_null; ++i) std::memcpy(out + i * w, in + i * 4, static_cast<size_t>(w));
+      } else if (conversion_ == Conversion::kSignExtend) {
+        for (int64_t i = 0; i < non_null; ++i) {
+          int64_t v;
+          if (physical_width_ == 4) {
+            int32_t v32;
+            std::memcpy(&v32, in + i * 4, 4);
+            v = v32;
+          } else {
+            std::memcpy(&v, in + i * 8, 8);
+          }
+          std::memcpy(out + i * w, &v, 8);
+          std::memset(out + i * w + 8, v < 0 ? 0xff : 0x00, static_cast<size_t>(w - 8));
+        }
+      } else if (conversion_ == Conversion::kBigEndianDecimal) {
+        for (int64_t i = 0; i < non_null; ++i) BigEndianToDecimal(in + i * physical_width_, physical_width_, out + i * w, w);
+      } else {
+        // INT96: 8 bytes nanoseconds of day, then a 4-byte Julian day.
+        constexpr int64_t kJulianEpochDay = 2440588;
+        constexpr uint64_t kNanosPerDay = 86400ULL * 1000000000ULL;
+        for (int64_t i = 0; i < non_null; ++i) {
+          uint64_t nanos;
+          int32_t day;
+          std::memcpy(&nanos, in + i * 12, 8);
+          std::memcpy(&day, in + i * 12 + 8, 4);
+          const uint64_t value = static_cast<uint64_t>(int64_t{day} - kJulianEpochDay) * kNanosPerDay + nanos;
+          std::memcpy(out + i * 8, &value, 8);
+        }
+      }
+      Spread(out, w, validity, slot, count, non_null);
+      return Status::OK();
+    }
+    case Conversion::kByteArray:
+    case Conversion::kByteArrayDecimal:
+      return DecodeByteArrays(slot, count, non_null, validity);
+    case Conversion::kDiscard:
+      return Status::OK();
+  }
+  return Status::OK();
+}
+
+Status NestedLeafReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity) {
+  STRATA_RETURN_NOT_OK(views_.Resize(non_null * static_cast<int64_t>(sizeof(ByteArrayView))));
+  auto* views = views_.mutable_data_as<ByteArrayView>();
+  STRATA_RETURN_NOT_OK(decoder_->DecodeViews(views, non_null));
+  if (conversion_ == Conversion::kByteArrayDecimal) {
+    const int w = output_width_;
+    uint8_t* out = values_->mutable_data() + slot * w;
+    int64_t j = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      if (validity != nullptr && !IsSet(validity, slot + i)) {
+        std::memset(out + i * w, 0, static_cast<size_t>(w));
+        continue;
+      }
+      const ByteArrayView& v = views[j++];
+      if (v.length > static_cast<uint32_t>(w)) {
+        return Status::Corrupt("a {}-byte decimal value does not fit {}", v.length, output_type_->ToString());
+      }
+      BigEndianToDecimal(v.data, v.length, out + i * w, w);
+    }
+    return Status::OK();
+  }
+  int64_t total = 0;
+  for (int64_t i = 0; i < non_null; ++i) total += views[i].length;
+  const int64_t needed = data_->size() + total;
+  if (!large_offsets_ && needed > std::numeric_limits<int32_t>::max()) {
+    return Status::LimitExceeded("{} bytes of values in one batch overflow 32-bit offsets; read fewer batch_rows",
+                                 needed);
+  }
+  if (needed > data_->capacity()) STRATA_RETURN_NOT_OK(data_->GrowForAppend(needed));
+  uint8_t* data = data_->mutable_data();
+  int64_t position = data_->size();
+  auto write = [&](auto* offsets) {
+    using Offset = std::remove_pointer_t<decltype(offsets)>;
+    int64_t j = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      if (validity == nullptr || IsSet(validity, slot + i)) {
+        const ByteArrayView& v = views[j++];
+        if (v.length != 0) std::memcpy(data + position, v.data, v.length);
+        position += v.length;
+      }
+      offsets[slot + 1 + i] = static_cast<Offset>(position);
+    }
+  };
+  if (large_offsets_) {
+    write(values_->mutable_data_as<int64_t>());
+  } else {
+    write(values_->mutable_data_as<int32_t>());
+  }
+  data_->set_size(position);
+  return Status::OK();
+}
+
+Status NestedLeafReader::FinishBatch() {
+  std::shared_ptr<Buffer> validity = null_count_ > 0 ? validity_ : nullptr;
+  switch (conversion_) {
+    case Conversion::kDiscard:
+      values_array_ = ArrayData::Make(output_type_, slots_, {nullptr}, slots_);
+      return Status::OK();
+    case Conversion::kByteArray:
+      values_array_ = ArrayData::Make(output_type_, slots_, {validity, values_, data_}, null_count_);
+      return Status::OK();
+    default:
+      values_array_ = ArrayData::Make(output_type_, slots_, {validity, values_}, null_count_);
+      return Status::OK();
+  }
+}
+
+}  // namespace strata::parquet

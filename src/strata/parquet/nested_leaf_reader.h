@@ -1,0 +1,113 @@
+// NestedLeafReader: decodes one leaf column chunk of a nested field (a leaf with repetition,
+// or under groups) for record assembly. It sits where ColumnReader sits for flat columns:
+// PageReader (pages) -> levels and values -> here; the nested column reader hands its output
+// to AssembleRecords. Per batch it yields every definition and repetition level of the rows
+// read, and the leaf's values in Arrow layout with one slot per level entry whose definition
+// level reaches the leaf's slot level (null where the leaf itself is undefined).
+#pragma once
+
+#include <memory>
+
+#include "strata/array/array_data.h"
+#include "strata/parquet/encoding/dictionary.h"
+#include "strata/parquet/encoding/level_decoder.h"
+#include "strata/parquet/page_reader.h"
+#include "strata/parquet/schema.h"
+#include "strata/parquet/value_decoder.h"
+
+namespace strata::parquet {
+
+class NestedLeafReader {
+ public:
+  // `slot_def`: the definition level from which an entry holds a slot of this leaf (the level
+  // of its innermost repeated ancestor, 0 without one; AssemblyPlan::leaf_node(i).slot_def).
+  // `output_type`: the leaf's strata type. `rows_in_chunk` is the row group's row count.
+  static Result<std::unique_ptr<NestedLeafReader>> Make(const ColumnDescriptor& column, const ColumnMetaData& metadata,
+                                                        int64_t rows_in_chunk, int16_t slot_def, TypePtr output_type,
+                                                        std::unique_ptr<PageReader> pages, MemoryPool* pool);
+
+  // Decodes the levels and values of the next `rows` rows (a row runs from one repetition
+  // level 0 to the next, and may span pages). Returns the rows read: fewer than asked only at
+  // the end of the chunk. The results stay valid until the next call.
+  Result<int64_t> ReadRows(int64_t rows);
+
+  // Levels of the last ReadRows, one per entry (levels_read() of them). def_levels() is never
+  // null (zeros when the column has no definition levels); rep_levels() is null when the
+  // column is not repeated. Both point into scratch reused across batches.
+  const int16_t* def_levels() const { return batch_def_.data_as<int16_t>(); }
+  const int16_t* rep_levels() const { return column_.max_repetition_level > 0 ? batch_rep_.data_as<int16_t>() : nullptr; }
+  int64_t levels_read() const { return batch_levels_; }
+  // The values of the last ReadRows; buffers come from the pool and belong to the array.
+  const ArrayDataPtr& values() const { return values_array_; }
+
+  // Levels left undecoded in the current page (non-zero after the last row: data beyond the
+  // row group's rows).
+  int64_t levels_left_in_page() const { return page_levels_ - page_position_; }
+  const ColumnDescriptor& column() const { return column_; }
+  // Scratch held across batches (page buffers, dictionary, level buffers, value scratch).
+  int64_t memory_size() const;
+  // "'file', column 'a.b' (row group 3)", for messages.
+  std::string Where() const;
+
+ private:
+  enum class Conversion {
+    kCopy, kNarrow, kSignExtend, kBigEndianDecimal, kInt96ToNanos, kBits, kByteArray, kByteArrayDecimal, kDiscard,
+  };
+
+  NestedLeafReader(const ColumnDescriptor& column, const ColumnMetaData& metadata, int64_t rows_in_chunk,
+                   int16_t slot_def, TypePtr output_type, std::unique_ptr<PageReader> pages, MemoryPool* pool);
+  Status Init();
+  // Loads pages until a data page with levels is current, decoding all its levels; false at
+  // the chunk's end.
+  Result<bool> NextDataPage();
+  Status StartBatch(int64_t rows);
+  // Takes page entries [begin, end): appends their levels, slots and values.
+  Status AppendEntries(int64_t begin, int64_t end);
+  Status ReserveSlots(int64_t slots);
+  Status DecodeValues(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
+  Status DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
+  Status FinishBatch();
+
+  const ColumnDescriptor& column_;
+  const ColumnMetaData& metadata_;
+  int64_t rows_in_chunk_;
+  int16_t slot_def_;
+  TypePtr output_type_;
+  std::unique_ptr<PageReader> pages_;
+  MemoryPool* pool_;
+  Conversion conversion_ = Conversion::kCopy;
+  int physical_width_ = 0;
+  int output_width_ = 0;
+  bool large_offsets_ = false;
+  bool nullable_ = false;              // max_definition_level > slot_def: slots can be null
+  double levels_per_row_ = 1;          // from metadata, to pre-size a batch
+  double bytes_per_level_ = 0;         // variable-length data, from metadata
+  int64_t rows_started_in_chunk_ = 0;  // rows whose first level has been read
+
+  // The current page: all its levels decoded when it is loaded.
+  Page page_;
+  int64_t page_levels_ = 0;
+  int64_t page_position_ = 0;
+  LevelDecoder definition_decoder_;
+  LevelDecoder repetition_decoder_;
+  ResizableBuffer page_def_;
+  ResizableBuffer page_rep_;
+  std::unique_ptr<Dictionary> dictionary_;
+  std::unique_ptr<ValueDecoder> decoders_[10];  // by Encoding value, made on first use
+  ValueDecoder* decoder_ = nullptr;
+
+  // The batch: levels (scratch, reused) and the values array being built (new buffers).
+  ResizableBuffer batch_def_;
+  ResizableBuffer batch_rep_;
+  int64_t batch_levels_ = 0;
+  int64_t slots_ = 0;
+  int64_t null_count_ = 0;
+  std::shared_ptr<ResizableBuffer> validity_;
+  std::shared_ptr<ResizableBuffer> values_;
+  std::shared_ptr<ResizableBuffer> data_;
+  ArrayDataPtr values_array_;
+  ResizableBuffer scratch_;  // physical values before conversion
+  ResizableBuffer views_;    // byte-array views
+};
+
+}  // namespace strata::parquet
