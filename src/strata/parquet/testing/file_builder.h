@@ -1,0 +1,146 @@
+// TestFileBuilder: writes complete, valid Parquet files of flat columns for tests and
+// benchmarks of the read path, with every knob a reader must cope with chosen per column:
+// physical and logical type, required or optional, value encoding (PLAIN, RLE, RLE_DICTIONARY
+// with a dictionary page, the DELTA family, BYTE_STREAM_SPLIT), codec, data page v1 or v2,
+// page size in rows or bytes, page CRCs, SizeStatistics. Row groups are encoded and written
+// as they are added, so a file of hundreds of MB can be streamed to disk while only one row
+// group's values are held. Test support, not the library's writer.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "strata/codec/codec.h"
+#include "strata/memory/buffer.h"
+#include "strata/parquet/testing/column_values.h"
+#include "strata/parquet/thrift/parquet_types.h"
+
+namespace strata::parquet::testing {
+
+enum class DataPageVersion { kV1 = 1, kV2 = 2 };
+
+// One column: its schema and how its pages are written.
+struct ColumnOptions {
+  std::string name = {};
+  PhysicalType physical_type = PhysicalType::kInt64;
+  int32_t type_length = 0;  // FIXED_LEN_BYTE_ARRAY width
+  // The matching converted type is written beside it where one exists (STRING -> UTF8,
+  // DATE -> DATE, DECIMAL, INT(n), TIMESTAMP millis/micros), as writers do.
+  std::optional<LogicalType> logical_type = std::nullopt;
+  bool optional = true;
+
+  // The data pages' value encoding. RLE_DICTIONARY writes a PLAIN dictionary page of the
+  // chunk's distinct values first; RLE is for BOOLEAN only.
+  Encoding encoding = Encoding::kPlain;
+  codec::CompressionCodec codec = codec::CompressionCodec::kUncompressed;
+  int compression_level = codec::kDefaultCompressionLevel;
+  DataPageVersion page_version = DataPageVersion::kV1;
+  // A data page ends after this many rows (0: no row limit) or once its values' PLAIN size
+  // reaches bytes_per_page, whichever comes first; every page holds at least one row.
+  int64_t rows_per_page = 0;
+  int64_t bytes_per_page = 1 << 20;
+  bool page_crc = false;
+  // Writes ColumnMetaData.size_statistics: unencoded_byte_array_data_bytes (BYTE_ARRAY) and
+  // the definition level histogram (optional columns).
+  bool size_statistics = false;
+
+  // Invalid for combinations the format does not allow (DELTA_BINARY_PACKED of a DOUBLE, ...).
+  Status Validate() const;
+};
+
+// Logical types, as short calls.
+LogicalType StringLogicalType();
+LogicalType DateLogicalType();
+LogicalType IntLogicalType(int bit_width, bool is_signed);
+LogicalType TimestampLogicalType(TimeUnit unit, bool adjusted_to_utc);
+LogicalType DecimalLogicalType(int32_t precision, int32_t scale);
+
+// Where the file's bytes go. Writes are sequential.
+class OutputSink {
+ public:
+  virtual ~OutputSink() = default;
+  virtual Status Write(const void* data, int64_t size) = 0;
+  virtual Status Close() = 0;
+  int64_t position() const { return position_; }
+
+ protected:
+  int64_t position_ = 0;
+};
+
+// Bytes collected in memory; Finish() hands them over as a Buffer.
+class StringSink final : public OutputSink {
+ public:
+  Status Write(const void* data, int64_t size) override;
+  Status Close() override { return Status::OK(); }
+  std::string& bytes() { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
+
+// A local file, written through stdio's buffer.
+class FileSink final : public OutputSink {
+ public:
+  static Result<std::unique_ptr<FileSink>> Open(const std::string& path);
+  ~FileSink() override;
+  Status Write(const void* data, int64_t size) override;
+  Status Close() override;
+
+ private:
+  FileSink(std::string path, std::FILE* file) : path_(std::move(path)), file_(file) {}
+  std::string path_;
+  std::FILE* file_;
+};
+
+// A Buffer that owns a std::string (the in-memory file), for MakeBufferSource. Its bytes do
+// not come from a MemoryPool: they stand for the disk, not for the reader's memory.
+std::shared_ptr<Buffer> StringToBuffer(std::string bytes);
+
+class TestFileBuilder {
+ public:
+  // A builder writing to memory (FinishToBuffer) or to `path` (Finish). Encoding scratch comes
+  // from `pool` (keep it apart from the pool a reader under test measures).
+  static Result<std::unique_ptr<TestFileBuilder>> Make(std::vector<ColumnOptions> columns,
+                                                       MemoryPool* pool = SystemMemoryPool());
+  static Result<std::unique_ptr<TestFileBuilder>> MakeForFile(std::vector<ColumnOptions> columns,
+                                                              const std::string& path,
+                                                              MemoryPool* pool = SystemMemoryPool());
+  ~TestFileBuilder();
+
+  // Encodes rows [begin, end) of every column (one ColumnValues per column, in order) as one
+  // row group and writes it out. `end` < 0 means each column's last row.
+  Status AddRowGroup(const std::vector<ColumnValues>& values, int64_t begin = 0, int64_t end = -1);
+  // AddRowGroup for each run of `rows_per_row_group` rows (the last may be shorter).
+  Status AddRowGroups(const std::vector<ColumnValues>& values, int64_t rows_per_row_group);
+
+  // Writes the footer. In-memory builders return the file; file builders return nullptr
+  // after closing the file.
+  Result<std::shared_ptr<Buffer>> Finish();
+
+  // Valid once row groups are added; complete after Finish().
+  const FileMetaData& metadata() const { return metadata_; }
+  int64_t bytes_written() const { return sink_->position(); }
+
+ private:
+  TestFileBuilder(std::vector<ColumnOptions> columns, std::unique_ptr<OutputSink> sink, MemoryPool* pool);
+  Status Init();
+  class ChunkWriter;
+
+  std::vector<ColumnOptions> columns_;
+  std::unique_ptr<OutputSink> sink_;
+  bool in_memory_ = false;
+  bool finished_ = false;
+  MemoryPool* pool_;
+  std::vector<std::unique_ptr<ChunkWriter>> writers_;
+  FileMetaData metadata_;
+};
+
+// The whole file in memory in one call: `values` (one per column) split into row groups of
+// `rows_per_row_group` rows.
+Result<std::shared_ptr<Buffer>> BuildFile(std::vector<ColumnOptions> columns, const std::vector<ColumnValues>& values,
+                                          int64_t rows_per_row_group, MemoryPool* pool = SystemMemoryPool());
+
+}  // namespace strata::parquet::testing
