@@ -100,12 +100,12 @@ Status ReadRangeCache::Cache(std::vector<ReadRange> ranges, int group) {
     if (group_entries.empty()) entries_by_group_.erase(group);
   }
   for (auto& entry : to_fetch) {
-    io_pool_->Submit([this, entry = std::move(entry)] { Fetch(entry); });
+    io_pool_->Submit([this, entry = std::move(entry)]() mutable { Fetch(std::move(entry)); });
   }
   return Status::OK();
 }
 
-void ReadRangeCache::Fetch(const std::shared_ptr<Entry>& entry) {
+void ReadRangeCache::Fetch(std::shared_ptr<Entry> entry) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (entry->released) {
@@ -127,6 +127,9 @@ void ReadRangeCache::Fetch(const std::shared_ptr<Entry>& entry) {
     }
     entry->state = Entry::State::kDone;
   }
+  // Let go of the entry before waking readers: one that evicts it right away must see its
+  // memory freed, not held by this finished task (that doubled the peak in the benchmark).
+  entry.reset();
   fetched_.notify_all();
 }
 

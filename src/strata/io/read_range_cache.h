@@ -94,7 +94,8 @@ class ReadRangeCache final : public RandomAccessSource {
   std::shared_ptr<Entry> FindEntryLocked(int64_t offset, int64_t length) const;
   // Waits for `entry`'s fetch; false when it was cancelled (the caller reads directly).
   Result<bool> WaitForEntry(const std::shared_ptr<Entry>& entry, std::unique_lock<std::mutex>& lock);
-  void Fetch(const std::shared_ptr<Entry>& entry);
+  // Runs on an I/O thread; takes the task's reference so it can drop it early.
+  void Fetch(std::shared_ptr<Entry> entry);
   void ReleaseEntryLocked(const std::shared_ptr<Entry>& entry);
 
   std::shared_ptr<RandomAccessSource> source_;
