@@ -19,8 +19,11 @@ Result<ArrayDataPtr> NestedColumnReader::ReadBatch(int64_t rows) {
     if (leaves_[i] == nullptr) continue;  // a column outside the field's type (extra map children)
     STRATA_ASSIGN_OR_RETURN(const int64_t got, leaves_[i]->ReadRows(rows));
     if (got != rows) {
-      return Status::Corrupt("{}: column '{}' ends after {} of the row group's {} rows", leaves_[i]->Where(),
-                             leaves_[i]->column().dotted_path, rows_read_ + got, rows_in_chunk_);
+      const std::string others =
+          reference >= 0 ? fmt::format(" (column '{}' holds them)", leaves_[static_cast<size_t>(reference)]->column().dotted_path)
+                         : "";
+      return Status::Corrupt("{}: column '{}' ends after {} of the row group's {} rows{}", leaves_[i]->Where(),
+                             leaves_[i]->column().dotted_path, rows_read_ + got, rows_in_chunk_, others);
     }
     if (rows_read_ + rows == rows_in_chunk_ && leaves_[i]->levels_left_in_page() > 0) {
       return Status::Corrupt("{}: column '{}' holds more than the row group's {} rows", leaves_[i]->Where(),
