@@ -10,6 +10,8 @@
 #include <functional>
 #include <utility>
 
+#include <unistd.h>
+
 #include "strata/memory/memory_scope.h"
 #include "strata/parquet/file_reader.h"
 #include "strata/parquet/testing/file_builder.h"

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <random>
 
+#include <unistd.h>
+
 #include "strata/io/random_access_source.h"
 #include "strata/parquet/file_reader.h"
 
