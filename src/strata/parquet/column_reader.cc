@@ -63,7 +63,8 @@ inline void BigEndianToDecimal(const uint8_t* in, int64_t length, uint8_t* out, 
 }  // namespace
 
 ColumnReader::ColumnReader(const ColumnDescriptor& column, const ColumnMetaData& metadata, int64_t rows_in_chunk,
-                           TypePtr output_type, std::unique_ptr<PageReader> pages, MemoryPool* pool)
+                           TypePtr output_type, std::unique_ptr<PageReader> pages, MemoryPool* pool,
+                           int64_t window_bytes)
     : column_(column),
       metadata_(metadata),
       rows_in_chunk_(rows_in_chunk),
@@ -71,14 +72,31 @@ ColumnReader::ColumnReader(const ColumnDescriptor& column, const ColumnMetaData&
       pages_(std::move(pages)),
       pool_(pool),
       scratch_(pool),
-      views_(pool) {}
+      views_(pool),
+      window_bytes_(window_bytes),
+      window_(pool),
+      levels_copy_(pool) {}
 
 Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(const ColumnDescriptor& column, const ColumnMetaData& metadata,
                                                          int64_t rows_in_chunk, TypePtr output_type,
-                                                         std::unique_ptr<PageReader> pages, MemoryPool* pool) {
-  auto reader = std::unique_ptr<ColumnReader>(
-      new ColumnReader(column, metadata, rows_in_chunk, std::move(output_type), std::move(pages), pool));
+                                                         std::unique_ptr<PageReader> pages, MemoryPool* pool,
+                                                         const PageReadOptions& page_options) {
+  auto reader = std::unique_ptr<ColumnReader>(new ColumnReader(column, metadata, rows_in_chunk, std::move(output_type),
+                                                               std::move(pages), pool,
+                                                               page_options.stream_window_bytes));
   STRATA_RETURN_NOT_OK(reader->Init());
+  switch (reader->conversion_) {
+    case Conversion::kCopy:
+    case Conversion::kNarrow:
+    case Conversion::kSignExtend:
+    case Conversion::kBigEndianDecimal:
+    case Conversion::kInt96ToNanos:
+    case Conversion::kByteArray:
+      reader->pages_->AllowStreaming(page_options.stream_large_pages);
+      break;
+    default:
+      break;
+  }
   return reader;
 }
 
@@ -151,7 +169,8 @@ Status ColumnReader::Init() {
 }
 
 int64_t ColumnReader::memory_size() const {
-  int64_t total = pages_->memory_size() + scratch_.capacity() + views_.capacity();
+  int64_t total = pages_->memory_size() + scratch_.capacity() + views_.capacity() + window_.capacity() +
+                  levels_copy_.capacity();
   if (dictionary_) total += dictionary_->memory_size();
   return total;
 }
@@ -180,6 +199,12 @@ Result<bool> ColumnReader::NextDataPage() {
       continue;
     }
     if (page_.num_values == 0) continue;
+    streaming_ = page_.streamed;
+    if (streaming_) {
+      STRATA_RETURN_NOT_OK(StartStreamedPage());
+      page_values_left_ = page_.num_values;
+      return true;
+    }
     const uint8_t* data = page_.values.data();
     int64_t size = static_cast<int64_t>(page_.values.size());
     if (column_.max_definition_level > 0) {
@@ -303,7 +328,7 @@ Status ColumnReader::DecodeRange(int64_t slot, int64_t count) {
       return Status::OK();
     case Conversion::kCopy: {
       uint8_t* out = values_->mutable_data() + slot * output_width_;
-      STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(out, non_null));
+      STRATA_RETURN_NOT_OK(DecodeDenseFixed(out, non_null));
       Spread(out, output_width_, validity, slot, count, non_null);
       return Status::OK();
     }
@@ -313,7 +338,7 @@ Status ColumnReader::DecodeRange(int64_t slot, int64_t count) {
     case Conversion::kInt96ToNanos: {
       STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
       const uint8_t* in = scratch_.data();
-      STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(scratch_.mutable_data(), non_null));
+      STRATA_RETURN_NOT_OK(DecodeDenseFixed(scratch_.mutable_data(), non_null));
       uint8_t* out = values_->mutable_data() + slot * output_width_;
       const int w = output_width_;
       if (conversion_ == Conversion::kNarrow) {
@@ -347,6 +372,7 @@ Status ColumnReader::DecodeRange(int64_t slot, int64_t count) {
     }
     case Conversion::kByteArray:
     case Conversion::kByteArrayDecimal:
+      if (streaming_) return DecodeByteArraysStreamed(slot, count, validity);
       return DecodeByteArrays(slot, count, non_null, validity);
     case Conversion::kDiscard:
       if (column_.physical_type == PhysicalType::kBoolean) {
@@ -394,15 +420,7 @@ Status ColumnReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_n
         "{} bytes of values in one batch overflow 32-bit offsets; read with large_binary or fewer batch_rows",
         needed);
   }
-  if (needed > data_->capacity()) {
-    // The metadata estimate fell short (dictionary-encoded chunks often do): reserve for this
-    // range plus the batch's remaining rows at the average size seen so far, once.
-    const int64_t rows_done = slot + count;
-    const int64_t rows_total = (values_->size() / (large_offsets_ ? 8 : 4)) - 1;
-    const double average = static_cast<double>(needed) / static_cast<double>(std::max<int64_t>(rows_done, 1));
-    const int64_t projected = needed + static_cast<int64_t>(average * static_cast<double>(rows_total - rows_done));
-    STRATA_RETURN_NOT_OK(data_->Reserve(std::max(needed, projected)));
-  }
+  STRATA_RETURN_NOT_OK(ReserveData(needed, slot + count));
   uint8_t* data = data_->mutable_data();
   int64_t position = data_->size();
   auto write = [&](auto* offsets) {
@@ -433,6 +451,131 @@ Status ColumnReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_n
   }
   data_->set_size(position);
   return Status::OK();
+}
+
+}  // namespace strata::parquet
+
+namespace strata::parquet {
+
+Status ColumnReader::ReserveData(int64_t needed, int64_t rows_done) {
+  if (needed <= data_->capacity()) return Status::OK();
+  // The metadata estimate fell short (dictionary-encoded chunks often do): reserve for this
+  // range plus the batch's remaining rows at the average size seen so far, once.
+  const int64_t rows_total = (values_->size() / (large_offsets_ ? 8 : 4)) - 1;
+  const double average = static_cast<double>(needed) / static_cast<double>(std::max<int64_t>(rows_done, 1));
+  const int64_t projected = needed + static_cast<int64_t>(average * static_cast<double>(rows_total - rows_done));
+  return data_->Reserve(std::max(needed, projected));
+}
+
+Status ColumnReader::DecodeDenseFixed(uint8_t* out, int64_t count) {
+  if (!streaming_) return decoder_->DecodeFixed(out, count);
+  // PLAIN fixed-width values are their bytes: copy them out of the window, refilling it a
+  // window at a time.
+  const int64_t width = physical_width_;
+  int64_t done = 0;
+  while (done < count) {
+    STRATA_ASSIGN_OR_RETURN(const int64_t available, EnsureWindow(width));
+    if (available < width) {
+      return Status::Corrupt("page at offset {}: PLAIN values end after {} of {} values", page_.file_offset, done,
+                             count);
+    }
+    const int64_t n = std::min(count - done, available / width);
+    std::memcpy(out + done * width, window_.data() + window_begin_, static_cast<size_t>(n * width));
+    window_begin_ += n * width;
+    done += n;
+  }
+  return Status::OK();
+}
+
+Result<int64_t> ColumnReader::EnsureWindow(int64_t min_bytes) {
+  int64_t available = window_end_ - window_begin_;
+  if (available >= min_bytes) return available;
+  if (window_begin_ > 0) {
+    std::memmove(window_.mutable_data(), window_.data() + window_begin_, static_cast<size_t>(available));
+    window_begin_ = 0;
+    window_end_ = available;
+  }
+  // The window is window_bytes_ unless one value is larger; then it grows to that value.
+  const int64_t capacity = std::max(min_bytes, window_bytes_);
+  if (window_.size() < capacity) STRATA_RETURN_NOT_OK(window_.Resize(capacity));
+  while (window_end_ < min_bytes) {
+    STRATA_ASSIGN_OR_RETURN(const int64_t n, pages_->ReadStream({window_.mutable_data() + window_end_,
+                                                                 static_cast<size_t>(window_.size() - window_end_)}));
+    if (n == 0) break;
+    window_end_ += n;
+  }
+  return window_end_ - window_begin_;
+}
+
+Status ColumnReader::StartStreamedPage() {
+  window_begin_ = 0;
+  window_end_ = 0;
+  decoder_ = nullptr;
+  if (column_.max_definition_level == 0) return Status::OK();
+  if (page_.type == PageType::kDataPageV2) {
+    return definition_levels_.SetDataV2(column_.max_definition_level, page_.num_values,
+                                        page_.definition_levels.data(),
+                                        static_cast<int64_t>(page_.definition_levels.size()), page_.file_offset);
+  }
+  // v1: the levels lead the stream, length-prefixed; copy them out so the window can move on.
+  STRATA_ASSIGN_OR_RETURN(int64_t available, EnsureWindow(4));
+  if (available < 4) return Status::Corrupt("page at offset {}: no room for definition levels", page_.file_offset);
+  uint32_t length;
+  std::memcpy(&length, window_.data() + window_begin_, 4);
+  const int64_t total = 4 + static_cast<int64_t>(length);
+  if (total > page_.stream_bytes) {
+    return Status::Corrupt("page at offset {}: definition levels of {} bytes exceed the page ({} bytes)",
+                           page_.file_offset, length, page_.stream_bytes);
+  }
+  STRATA_ASSIGN_OR_RETURN(available, EnsureWindow(total));
+  if (available < total) return Status::Corrupt("page at offset {}: definition levels cut short", page_.file_offset);
+  STRATA_RETURN_NOT_OK(levels_copy_.Resize(total));
+  std::memcpy(levels_copy_.mutable_data(), window_.data() + window_begin_, static_cast<size_t>(total));
+  window_begin_ += total;
+  STRATA_ASSIGN_OR_RETURN(const int64_t consumed,
+                          definition_levels_.SetDataV1(Encoding::kRle, column_.max_definition_level, page_.num_values,
+                                                       levels_copy_.data(), total, page_.file_offset));
+  (void)consumed;
+  return Status::OK();
+}
+
+Status ColumnReader::DecodeByteArraysStreamed(int64_t slot, int64_t count, const uint8_t* validity) {
+  int64_t position = data_->size();
+  auto write = [&](auto* offsets) -> Status {
+    using Offset = std::remove_pointer_t<decltype(offsets)>;
+    for (int64_t i = 0; i < count; ++i) {
+      if (validity == nullptr || IsSet(validity, slot + i)) {
+        STRATA_ASSIGN_OR_RETURN(int64_t available, EnsureWindow(4));
+        if (available < 4) return Status::Corrupt("page at offset {}: PLAIN byte arrays end early", page_.file_offset);
+        uint32_t length;
+        std::memcpy(&length, window_.data() + window_begin_, 4);
+        const int64_t total = 4 + static_cast<int64_t>(length);
+        if (total > page_.stream_bytes) {
+          return Status::Corrupt("page at offset {}: a byte array of {} bytes exceeds the page ({} bytes)",
+                                 page_.file_offset, length, page_.stream_bytes);
+        }
+        STRATA_ASSIGN_OR_RETURN(available, EnsureWindow(total));
+        if (available < total) {
+          return Status::Corrupt("page at offset {}: a byte array of {} bytes is cut short", page_.file_offset, length);
+        }
+        if (!large_offsets_ && position + length > std::numeric_limits<int32_t>::max()) {
+          return Status::LimitExceeded(
+              "{} bytes of values in one batch overflow 32-bit offsets; read with large_binary or fewer batch_rows",
+              position + length);
+        }
+        data_->set_size(position);
+        STRATA_RETURN_NOT_OK(ReserveData(position + length, slot + i + 1));
+        if (length != 0) std::memcpy(data_->mutable_data() + position, window_.data() + window_begin_ + 4, length);
+        window_begin_ += total;
+        position += length;
+      }
+      offsets[slot + 1 + i] = static_cast<Offset>(position);
+    }
+    return Status::OK();
+  };
+  Status st = large_offsets_ ? write(values_->mutable_data_as<int64_t>()) : write(values_->mutable_data_as<int32_t>());
+  data_->set_size(position);
+  return st;
 }
 
 }  // namespace strata::parquet

@@ -22,7 +22,8 @@ class ColumnReader {
   // `output_type` is the descriptor's type, or its large variant for binary and string.
   static Result<std::unique_ptr<ColumnReader>> Make(const ColumnDescriptor& column, const ColumnMetaData& metadata,
                                                     int64_t rows_in_chunk, TypePtr output_type,
-                                                    std::unique_ptr<PageReader> pages, MemoryPool* pool);
+                                                    std::unique_ptr<PageReader> pages, MemoryPool* pool,
+                                                    const PageReadOptions& page_options = {});
 
   // Decodes the next min(rows, rows_left()) rows into a new array whose buffers come from the
   // pool. Variable-length data is sized once from metadata before values are appended.
@@ -46,11 +47,20 @@ class ColumnReader {
   };
 
   ColumnReader(const ColumnDescriptor& column, const ColumnMetaData& metadata, int64_t rows_in_chunk,
-               TypePtr output_type, std::unique_ptr<PageReader> pages, MemoryPool* pool);
+               TypePtr output_type, std::unique_ptr<PageReader> pages, MemoryPool* pool, int64_t window_bytes);
   Status Init();
   // Loads pages until a data page with values is current; false at the chunk's end.
   Result<bool> NextDataPage();
   Status DecodeRange(int64_t slot, int64_t count);
+  // `count` dense physical values of a fixed-width type, from the decoder or the window.
+  Status DecodeDenseFixed(uint8_t* out, int64_t count);
+  Status DecodeByteArraysStreamed(int64_t slot, int64_t count, const uint8_t* validity);
+  // Reserves the data buffer for `needed` bytes, projecting the batch's remaining rows.
+  Status ReserveData(int64_t needed, int64_t rows_done);
+  // Streamed pages: makes at least `min_bytes` of the page's remaining bytes addressable at
+  // window_begin_ (fewer only at the page's end); returns how many are.
+  Result<int64_t> EnsureWindow(int64_t min_bytes);
+  Status StartStreamedPage();
   Status DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
   std::string Where() const;
 
@@ -83,6 +93,14 @@ class ColumnReader {
   // Reused scratch: physical values before conversion, byte-array views.
   ResizableBuffer scratch_;
   ResizableBuffer views_;
+  // Streamed pages (PageReadOptions::stream_large_pages): a bounded window over the page's
+  // decompressed bytes, and v1 levels copied out of it.
+  bool streaming_ = false;
+  int64_t window_bytes_ = 0;
+  ResizableBuffer window_;
+  int64_t window_begin_ = 0;
+  int64_t window_end_ = 0;
+  ResizableBuffer levels_copy_;
 };
 
 }  // namespace strata::parquet

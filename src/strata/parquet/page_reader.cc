@@ -12,6 +12,7 @@ Status PageReadOptions::Validate() const {
   if (whole_chunk_read_limit < 0) return Status::Invalid("whole_chunk_read_limit must be >= 0");
   if (max_page_bytes <= 0) return Status::Invalid("max_page_bytes must be > 0");
   if (max_page_header_bytes < 64) return Status::Invalid("max_page_header_bytes must be >= 64");
+  if (stream_window_bytes < 1024) return Status::Invalid("stream_window_bytes must be >= 1024");
   return Status::OK();
 }
 
@@ -54,7 +55,8 @@ std::string PageReader::Where(int64_t file_offset) const { return fmt::format("p
 
 int64_t PageReader::memory_size() const {
   return (whole_chunk_ ? whole_chunk_->capacity() : 0) + header_scratch_.capacity() + body_scratch_.capacity() +
-         decompressed_.capacity() + (codec_ ? codec_->memory_size() : 0);
+         decompressed_.capacity() + (codec_ ? codec_->memory_size() : 0) +
+         (stream_decompressor_ ? stream_decompressor_->memory_size() : 0);
 }
 
 Result<const uint8_t*> PageReader::Fetch(int64_t offset, int64_t length, ResizableBuffer* scratch) {
@@ -75,6 +77,78 @@ Status PageReader::Decompress(std::span<const uint8_t> compressed, int64_t uncom
   }
   *out = {decompressed_.data(), static_cast<size_t>(uncompressed_size)};
   return Status::OK();
+}
+
+bool PageReader::CanStream(PageType type) const {
+  if (type == PageType::kDataPage ? !header_.data_page_header : !header_.data_page_header_v2) return false;
+  const Encoding encoding = type == PageType::kDataPage ? header_.data_page_header->encoding
+                                                        : header_.data_page_header_v2->encoding;
+  if (encoding != Encoding::kPlain) return false;
+  // v1 levels are read from the stream's head: only the length-prefixed RLE form is supported.
+  if (type == PageType::kDataPage && header_.data_page_header->definition_level_encoding != Encoding::kRle) return false;
+  if (!codec_) return true;
+  switch (location_.codec) {
+    case codec::CompressionCodec::kZstd:
+    case codec::CompressionCodec::kGzip:
+    case codec::CompressionCodec::kBrotli: return true;
+    default: return false;
+  }
+}
+
+Status PageReader::FillPage(PageType type, int64_t header_file_offset, Page* page) {
+  *page = Page{};
+  page->type = type;
+  page->header = &header_;
+  page->file_offset = header_file_offset;
+  if (!header_.data_page_header) {
+    return Status::Corrupt("{}: data page without a data_page_header", Where(header_file_offset));
+  }
+  const auto& h = *header_.data_page_header;
+  page->num_values = h.num_values;
+  page->encoding = h.encoding;
+  page->repetition_level_encoding = h.repetition_level_encoding;
+  page->definition_level_encoding = h.definition_level_encoding;
+  if (page->num_values < 0) return Status::Corrupt("{}: {} values", Where(header_file_offset), page->num_values);
+  return Status::OK();
+}
+
+Status PageReader::StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size,
+                               int64_t header_file_offset, Page* page) {
+  if (!stream_decompressor_) {
+    auto decompressor = codec::MakeStreamingDecompressor(location_.codec, pool_);
+    if (!decompressor.ok()) return decompressor.status().WithContext(Where(header_file_offset));
+    stream_decompressor_ = std::move(*decompressor);
+  }
+  Status st = stream_decompressor_->Reset(compressed);
+  if (!st.ok()) return st.WithContext(Where(header_file_offset));
+  page->streamed = true;
+  page->stream_bytes = uncompressed_size;
+  page->values = {};
+  stream_left_ = uncompressed_size;
+  return Status::OK();
+}
+
+Result<int64_t> PageReader::ReadStream(std::span<uint8_t> out) {
+  const int64_t wanted = std::min<int64_t>(static_cast<int64_t>(out.size()), stream_left_);
+  if (wanted <= 0) return 0;
+  if (stream_source_offset_ >= 0) {
+    STRATA_RETURN_NOT_OK(source_->ReadAt(stream_source_offset_, wanted, out.data()));
+    stream_source_offset_ += wanted;
+    stream_left_ -= wanted;
+    return wanted;
+  }
+  int64_t produced = 0;
+  while (produced < wanted) {
+    STRATA_ASSIGN_OR_RETURN(const int64_t n, stream_decompressor_->Read(out.subspan(static_cast<size_t>(produced),
+                                                                                    static_cast<size_t>(wanted - produced))));
+    if (n == 0) {
+      return Status::Corrupt("page values end after {} decompressed bytes; the header declares {} more",
+                             stream_decompressor_->total_out(), stream_left_ - produced);
+    }
+    produced += n;
+  }
+  stream_left_ -= produced;
+  return produced;
 }
 
 Result<bool> PageReader::Next(Page* page) {
@@ -119,6 +193,24 @@ Result<bool> PageReader::Next(Page* page) {
     const PageType type = header_.type;
     if (type != PageType::kDataPage && type != PageType::kDataPageV2 && type != PageType::kDictionaryPage) {
       continue;  // index pages and page types from the future carry nothing we decode
+    }
+    stream_left_ = 0;
+    stream_source_offset_ = -1;
+    const bool stream = streaming_allowed_ && options_.stream_large_pages && (type != PageType::kDictionaryPage) &&
+                        uncompressed_size > options_.stream_window_bytes && CanStream(type);
+    // An uncompressed page not already in memory is streamed straight from the source: the
+    // body is never held whole (and its checksum is then not verified: that needs every byte).
+    if (stream && !codec_ && !whole_chunk_ && type == PageType::kDataPage) {
+      if (compressed_size != uncompressed_size) {
+        return Status::Corrupt("{}: uncompressed page declares {} bytes but stores {}", Where(header_file_offset),
+                               uncompressed_size, compressed_size);
+      }
+      STRATA_RETURN_NOT_OK(FillPage(type, header_file_offset, page));
+      page->streamed = true;
+      page->stream_bytes = uncompressed_size;
+      stream_source_offset_ = location_.offset + body_offset;
+      stream_left_ = uncompressed_size;
+      return true;
     }
     STRATA_ASSIGN_OR_RETURN(const uint8_t* body, Fetch(body_offset, compressed_size, &body_scratch_));
     std::span<const uint8_t> compressed(body, static_cast<size_t>(compressed_size));
@@ -169,7 +261,9 @@ Result<bool> PageReader::Next(Page* page) {
                                                    static_cast<size_t>(h.definition_levels_byte_length));
       std::span<const uint8_t> values = compressed.subspan(static_cast<size_t>(levels));
       const int64_t values_size = uncompressed_size - levels;
-      if (codec_ && h.is_compressed && values_size > 0) {
+      if (stream && codec_ && h.is_compressed && values_size > options_.stream_window_bytes) {
+        STRATA_RETURN_NOT_OK(StartStream(values, values_size, header_file_offset, page));
+      } else if (codec_ && h.is_compressed && values_size > 0) {
         STRATA_RETURN_NOT_OK(Decompress(values, values_size, header_file_offset, &page->values));
       } else {
         if (static_cast<int64_t>(values.size()) != values_size) {
@@ -182,7 +276,9 @@ Result<bool> PageReader::Next(Page* page) {
       return true;
     }
     if (page->num_values < 0) return Status::Corrupt("{}: {} values", Where(header_file_offset), page->num_values);
-    if (codec_) {
+    if (stream && codec_ && type == PageType::kDataPage) {
+      STRATA_RETURN_NOT_OK(StartStream(compressed, uncompressed_size, header_file_offset, page));
+    } else if (codec_) {
       STRATA_RETURN_NOT_OK(Decompress(compressed, uncompressed_size, header_file_offset, &page->values));
     } else {
       if (compressed_size != uncompressed_size) {

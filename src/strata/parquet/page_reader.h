@@ -10,6 +10,7 @@
 #include <string>
 
 #include "strata/codec/codec.h"
+#include "strata/codec/streaming_decompressor.h"
 #include "strata/io/random_access_source.h"
 #include "strata/parquet/reader_options.h"
 #include "strata/parquet/thrift/parquet_types.h"
@@ -38,9 +39,13 @@ struct Page {
   // Data page v2: levels stored uncompressed, apart from the values.
   std::span<const uint8_t> repetition_levels;
   std::span<const uint8_t> definition_levels;
-  std::span<const uint8_t> values;  // decompressed
+  std::span<const uint8_t> values;  // decompressed; empty when `streamed`
   int32_t num_nulls = -1;           // v2 only
   int32_t num_rows = -1;            // v2 only
+  // The page's values (v1: levels and values) are not materialised: read them with
+  // PageReader::ReadStream(), `stream_bytes` in all.
+  bool streamed = false;
+  int64_t stream_bytes = 0;
 };
 
 class PageReader {
@@ -48,9 +53,17 @@ class PageReader {
   static Result<std::unique_ptr<PageReader>> Make(RandomAccessSource* source, ColumnChunkLocation location,
                                                   MemoryPool* pool, const PageReadOptions& options);
 
+  // Lets Next() stream large PLAIN data pages (see PageReadOptions::stream_large_pages). The
+  // column reader allows it for value types it can decode from a window.
+  void AllowStreaming(bool allow) { streaming_allowed_ = allow; }
+
   // Fills `page` with the next dictionary or data page; false at the end of the chunk.
   // The page's spans point into buffers owned by this reader and stay valid until the next call.
   Result<bool> Next(Page* page);
+
+  // The next decompressed bytes of the current streamed page, at most `out.size()`; 0 at its
+  // end. Reads the source (uncompressed pages) or the codec a window at a time.
+  Result<int64_t> ReadStream(std::span<uint8_t> out);
 
   const ColumnChunkLocation& location() const { return location_; }
   const std::string& source_name() const { return source_->name(); }
@@ -65,6 +78,10 @@ class PageReader {
   std::string Where(int64_t file_offset) const;
   Status Decompress(std::span<const uint8_t> compressed, int64_t uncompressed_size, int64_t file_offset,
                     std::span<const uint8_t>* out);
+  bool CanStream(PageType type) const;
+  Status FillPage(PageType type, int64_t header_file_offset, Page* page);
+  Status StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size, int64_t header_file_offset,
+                     Page* page);
 
   RandomAccessSource* source_;
   ColumnChunkLocation location_;
@@ -77,6 +94,12 @@ class PageReader {
   ResizableBuffer decompressed_;
   PageHeader header_;
   int64_t position_ = 0;  // offset within the chunk of the next page header
+
+  // Streaming state of the current page.
+  bool streaming_allowed_ = false;
+  std::unique_ptr<codec::StreamingDecompressor> stream_decompressor_;
+  int64_t stream_source_offset_ = -1;  // uncompressed page read from the source: next file offset
+  int64_t stream_left_ = 0;            // decompressed bytes still to come
 };
 
 }  // namespace strata::parquet

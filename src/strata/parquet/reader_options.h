@@ -22,6 +22,13 @@ struct PageReadOptions {
   int64_t max_page_bytes = int64_t{1} << 30;
   // A page header larger than this is refused (statistics can make headers large, not this).
   int64_t max_page_header_bytes = 16 << 20;
+  // PLAIN data pages whose values exceed `stream_window_bytes` are decoded through a window of
+  // that size, refilled a window at a time, instead of being decompressed whole: decode memory
+  // per column is then the window (plus the codec's own window), not the page. Applies to
+  // uncompressed pages read from the source and to ZSTD, GZIP and BROTLI pages; SNAPPY and LZ4
+  // blocks reach back anywhere in the page and are decompressed whole.
+  bool stream_large_pages = true;
+  int64_t stream_window_bytes = 1 << 20;
 
   Status Validate() const;
 };
