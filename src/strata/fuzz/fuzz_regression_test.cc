@@ -59,7 +59,7 @@ std::string ReadAll(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-void Run(const Target& target, const fs::path& path) {
+void RunInput(const Target& target, const fs::path& path) {
   const std::string bytes = ReadAll(path);
   SetCurrentInputName(path.string());
   target.function(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
@@ -79,7 +79,7 @@ TEST_P(FuzzRegressionTest, CommittedInputs) {
   if (fs::is_directory(dir)) {
     for (const auto& entry : fs::directory_iterator(dir)) {
       if (!entry.is_regular_file() || entry.path().filename().string().starts_with(".")) continue;
-      Run(GetParam(), entry.path());
+      RunInput(GetParam(), entry.path());
       ++inputs;
     }
   }
@@ -108,7 +108,7 @@ TEST_P(FuzzRegressionTest, ParquetTestingFiles) {
   for (const char* folder : {"data", "bad_data"}) {
     for (const auto& entry : fs::directory_iterator(strata::testing::ParquetTestingFile(folder))) {
       if (entry.path().extension() != ".parquet" || entry.file_size() > (4 << 20)) continue;
-      Run(GetParam(), entry.path());
+      RunInput(GetParam(), entry.path());
       ++files;
     }
   }

@@ -107,6 +107,9 @@ struct ReadOutcome {
 
 ReadOutcome ReadWhole(std::shared_ptr<RandomAccessSource> source, MemoryPool* pool, bool page_by_page) {
   parquet::FileReaderOptions options;
+  // A short speculative tail read, so that chunk reads happen apart from the footer's and a
+  // fault can land in either; page by page, each page header and body is a read of its own.
+  options.footer.speculative_tail_bytes = 64;
   if (page_by_page) options.pages.whole_chunk_read_limit = 0;
   auto reader = parquet::FileReader::Open(std::move(source), pool, options);
   if (!reader.ok()) return {reader.status(), nullptr};
