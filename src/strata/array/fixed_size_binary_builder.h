@@ -29,7 +29,7 @@ class FixedSizeBinaryBuilder : public FixedWidthBuilder {
   }
   // Precondition: length() < capacity().
   void UnsafeAppend(const uint8_t* value) {
-    std::memcpy(values_data() + length_ * byte_width_, value, static_cast<size_t>(byte_width_));
+    if (byte_width_ > 0) std::memcpy(values_data() + length_ * byte_width_, value, static_cast<size_t>(byte_width_));
     if (uint8_t* bits = active_validity()) bitmap::SetBit(bits, length_);
     ++length_;
   }

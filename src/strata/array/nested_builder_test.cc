@@ -229,7 +229,7 @@ TEST(MakeBuilderTest, EveryTypeBuildsValidArrays) {
       null(), boolean(), int8(), int16(), int32(), int64(), uint8(), uint16(), uint32(), uint64(), float16(),
       float32(), float64(), decimal128(12, 3), decimal256(50, 3), date32(), date64(), time32(TimeUnit::kMilli),
       time64(TimeUnit::kNano), timestamp(TimeUnit::kMicro, "UTC"), duration(TimeUnit::kSecond), binary(), utf8(),
-      large_binary(), large_utf8(), binary_view(), utf8_view(), fixed_size_binary(5), list(int32()),
+      large_binary(), large_utf8(), binary_view(), utf8_view(), fixed_size_binary(5), fixed_size_binary(0), list(int32()),
       large_list(utf8()), fixed_size_list(int16(), 3), struct_({field("a", int8()), field("b", list(utf8()))}),
       map(utf8(), float64())};
   for (const TypePtr& type : types) {

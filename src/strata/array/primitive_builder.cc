@@ -25,7 +25,7 @@ Status FixedWidthBuilder::AppendNulls(int64_t n) {
   if (n <= 0) return Status::OK();
   STRATA_RETURN_NOT_OK(GrowRows(length_ + n));
   STRATA_RETURN_NOT_OK(AppendValidityNull(n));
-  std::memset(values_data() + length_ * byte_width_, 0, static_cast<size_t>(n * byte_width_));
+  if (byte_width_ > 0) std::memset(values_data() + length_ * byte_width_, 0, static_cast<size_t>(n * byte_width_));
   length_ += n;
   return Status::OK();
 }
@@ -34,7 +34,7 @@ Status FixedWidthBuilder::AppendEmptyValues(int64_t n) {
   if (n <= 0) return Status::OK();
   STRATA_RETURN_NOT_OK(GrowRows(length_ + n));
   STRATA_RETURN_NOT_OK(AppendValidityValid(n));
-  std::memset(values_data() + length_ * byte_width_, 0, static_cast<size_t>(n * byte_width_));
+  if (byte_width_ > 0) std::memset(values_data() + length_ * byte_width_, 0, static_cast<size_t>(n * byte_width_));
   length_ += n;
   return Status::OK();
 }
@@ -55,6 +55,10 @@ Status FixedWidthBuilder::AppendBytes(const uint8_t* values, int64_t n, const ui
   STRATA_RETURN_NOT_OK(GrowRows(length_ + n));
   STRATA_ASSIGN_OR_RETURN(const int64_t nulls, AppendValidityBitmap(validity, validity_offset, n));
   uint8_t* out = values_data() + length_ * byte_width_;
+  if (byte_width_ == 0) {  // fixed_size_binary[0]: rows without bytes
+    length_ += n;
+    return Status::OK();
+  }
   std::memcpy(out, values, static_cast<size_t>(n * byte_width_));
   if (nulls > 0) {
     // Null slots carry zero bytes (defined output, equal arrays compare equal byte-wise).
