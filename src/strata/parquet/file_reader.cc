@@ -14,6 +14,10 @@ Status BatchReadOptions::Validate() const {
 Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<RandomAccessSource> source, MemoryPool* pool,
                                                      const FileReaderOptions& options) {
   STRATA_RETURN_NOT_OK(options.pages.Validate());
+  STRATA_RETURN_NOT_OK(options.cache.Validate());
+  if (options.read_ahead_row_groups < 0) {
+    return Status::Invalid("read_ahead_row_groups must be >= 0, got {}", options.read_ahead_row_groups);
+  }
   auto reader = std::unique_ptr<FileReader>(new FileReader());
   reader->source_ = std::move(source);
   reader->pool_ = pool;
@@ -149,6 +153,11 @@ Result<std::unique_ptr<BatchReader>> FileReader::ReadBatches(const BatchReadOpti
     fields.push_back(std::move(field));
   }
   reader->schema_ = std::make_shared<Schema>(std::move(fields), descriptor_->schema()->metadata());
+  const std::string& name = source_->name();
+  const bool remote = name.rfind("http://", 0) == 0 || name.rfind("https://", 0) == 0;
+  if (options_.pre_buffer.value_or(remote) && !reader->row_groups_.empty()) {
+    STRATA_ASSIGN_OR_RETURN(reader->cache_, ReadRangeCache::Make(source_, pool_, options_.cache));
+  }
   return reader;
 }
 
@@ -163,9 +172,39 @@ Result<std::shared_ptr<Table>> FileReader::ReadTable(const BatchReadOptions& opt
   return Table::FromRecordBatches(reader->schema(), batches);
 }
 
-Status BatchReader::OpenRowGroup(int row_group) {
-  readers_.clear();  // the previous row group's page buffers go back to the pool first
+RandomAccessSource* BatchReader::source() const {
+  return cache_ ? static_cast<RandomAccessSource*>(cache_.get()) : &file_->source();
+}
+
+Status BatchReader::PreBuffer(size_t first, size_t count) {
+  const SchemaDescriptor& descriptor = file_->descriptor();
+  for (size_t k = std::max(first, pre_buffered_); k < std::min(row_groups_.size(), first + count); ++k) {
+    const int row_group = row_groups_[k];
+    std::vector<ReadRange> ranges;
+    for (int field : fields_) {
+      const int begin = descriptor.field_first_column(field);
+      for (int column = begin; column < begin + descriptor.field_num_columns(field); ++column) {
+        STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
+        ranges.push_back({location.offset, location.length});
+      }
+    }
+    STRATA_RETURN_NOT_OK(cache_->Cache(std::move(ranges), row_group));
+    pre_buffered_ = k + 1;
+  }
+  return Status::OK();
+}
+
+void BatchReader::ReleaseRowGroup(int row_group) {
+  // Readers first: their chunk buffers may be slices of cache entries.
+  readers_.clear();
   nested_readers_.clear();
+  if (cache_ && row_group >= 0) cache_->Evict(row_group);
+}
+
+Status BatchReader::OpenRowGroup(int row_group) {
+  ReleaseRowGroup(current_row_group_);  // the previous row group's buffers go back to the pool first
+  current_row_group_ = -1;
+  if (cache_) STRATA_RETURN_NOT_OK(PreBuffer(next_row_group_ - 1, 1 + static_cast<size_t>(file_->options().read_ahead_row_groups)));
   const RowGroup& rg = file_->metadata().row_groups[static_cast<size_t>(row_group)];
   const SchemaDescriptor& descriptor = file_->descriptor();
   for (size_t i = 0; i < fields_.size(); ++i) {
@@ -177,11 +216,11 @@ Status BatchReader::OpenRowGroup(int row_group) {
     }
     const int column = descriptor.field_first_column(fields_[i]);
     STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
-    STRATA_ASSIGN_OR_RETURN(auto pages, PageReader::Make(&file_->source(), std::move(location), file_->pool(),
+    STRATA_ASSIGN_OR_RETURN(auto pages, PageReader::Make(source(), std::move(location), file_->pool(),
                                                          file_->options().pages));
     const ColumnMetaData& meta = *rg.columns[static_cast<size_t>(column)].meta_data;
     auto reader = ColumnReader::Make(descriptor.column(column), meta, rg.num_rows, output_types_[i], std::move(pages),
-                                     file_->pool());
+                                     file_->pool(), file_->options().pages);
     if (!reader.ok()) return reader.status().WithContext(fmt::format("'{}'", file_->source().name()));
     readers_.push_back(std::move(*reader));
     nested_readers_.push_back(nullptr);
@@ -204,7 +243,7 @@ Result<std::unique_ptr<NestedColumnReader>> BatchReader::OpenNestedField(int row
     }
     const int column = first + leaf;
     STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
-    STRATA_ASSIGN_OR_RETURN(auto pages, PageReader::Make(&file_->source(), std::move(location), file_->pool(),
+    STRATA_ASSIGN_OR_RETURN(auto pages, PageReader::Make(source(), std::move(location), file_->pool(),
                                                          file_->options().pages));
     const ColumnMetaData& meta = *rg.columns[static_cast<size_t>(column)].meta_data;
     const AssemblyNode& node = plan.leaf_node(leaf);
@@ -221,8 +260,8 @@ Result<std::unique_ptr<NestedColumnReader>> BatchReader::OpenNestedField(int row
 Result<std::shared_ptr<RecordBatch>> BatchReader::Next() {
   while (rows_left_in_row_group_ == 0) {
     if (next_row_group_ >= row_groups_.size()) {
-      readers_.clear();
-      nested_readers_.clear();
+      ReleaseRowGroup(current_row_group_);
+      current_row_group_ = -1;
       return std::shared_ptr<RecordBatch>();
     }
     STRATA_RETURN_NOT_OK(OpenRowGroup(row_groups_[next_row_group_++]));
@@ -244,6 +283,7 @@ int64_t BatchReader::memory_size() const {
   int64_t total = 0;
   for (const auto& reader : readers_) total += reader ? reader->memory_size() : 0;
   for (const auto& reader : nested_readers_) total += reader ? reader->memory_size() : 0;
+  if (cache_) total += cache_->memory_size();
   return total;
 }
 

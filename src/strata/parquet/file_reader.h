@@ -5,12 +5,14 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "strata/array/record_batch.h"
 #include "strata/array/table.h"
 #include "strata/io/random_access_source.h"
+#include "strata/io/read_range_cache.h"
 #include "strata/parquet/column_reader.h"
 #include "strata/parquet/nested_column_reader.h"
 #include "strata/parquet/reader_options.h"
@@ -22,6 +24,15 @@ namespace strata::parquet {
 struct FileReaderOptions {
   FooterReadOptions footer;
   PageReadOptions pages;
+  // Pre-buffering: the column chunks a row group needs are coalesced into few large reads,
+  // fetched ahead on a small I/O pool, and released as soon as the row group is decoded
+  // (ranges merged across row groups when the last of them is). Unset: on for remote sources
+  // (names starting http:// or https://), where requests are expensive, off for local files,
+  // where the OS page cache already reads ahead (see read_range_cache_benchmark).
+  std::optional<bool> pre_buffer;
+  // Row groups fetched ahead of the one being decoded (pre-buffering only).
+  int read_ahead_row_groups = 1;
+  ReadRangeCacheOptions cache;
 };
 
 class BatchReader {
@@ -38,6 +49,11 @@ class BatchReader {
   friend class FileReader;
   BatchReader() = default;
   Status OpenRowGroup(int row_group);
+  // The source page readers read from: the pre-buffer cache when there is one.
+  RandomAccessSource* source() const;
+  // Asks the cache for the chunks of row_groups_[first .. first + count).
+  Status PreBuffer(size_t first, size_t count);
+  void ReleaseRowGroup(int row_group);
   Result<std::unique_ptr<NestedColumnReader>> OpenNestedField(int row_group, size_t field_position);
 
   class FileReader* file_ = nullptr;
@@ -52,6 +68,8 @@ class BatchReader {
   // Per selected field, one of: a flat column reader, or (nested fields) an assembly plan,
   // made once, and the current row group's nested reader.
   std::vector<std::unique_ptr<ColumnReader>> readers_;
+  std::shared_ptr<ReadRangeCache> cache_;
+  size_t pre_buffered_ = 0;  // row_groups_[0 .. pre_buffered_) have been handed to the cache
   std::vector<std::unique_ptr<AssemblyPlan>> plans_;
   std::vector<std::unique_ptr<NestedColumnReader>> nested_readers_;
 };

@@ -134,3 +134,29 @@ TEST(FileReaderTest, BadOptionsAreInvalid) {
 
 }  // namespace
 }  // namespace strata::parquet
+
+namespace strata::parquet {
+namespace {
+
+// Pre-buffering reads the same values, and releases every row group's ranges as it goes.
+TEST(FileReaderTest, PreBufferedReadsEqualDirectReads) {
+  STRATA_REQUIRE_PARQUET_TESTING();
+  for (const char* file : {"data/alltypes_tiny_pages.parquet", "data/nested_lists.snappy.parquet",
+                           "data/alltypes_plain.snappy.parquet"}) {
+    auto pool = MakeSystemMemoryPool();
+    {
+      FileReaderOptions buffered;
+      buffered.pre_buffer = true;
+      auto direct = *FileReader::OpenFile(strata::testing::ParquetTestingFile(file), pool.get());
+      auto cached = *FileReader::OpenFile(strata::testing::ParquetTestingFile(file), pool.get(), buffered);
+      auto a = direct->ReadTable();
+      auto b = cached->ReadTable();
+      ASSERT_TRUE(a.ok() && b.ok()) << file;
+      EXPECT_TRUE((*a)->Equals(**b)) << file;
+    }
+    EXPECT_EQ(pool->bytes_in_use(), 0) << file;
+  }
+}
+
+}  // namespace
+}  // namespace strata::parquet
