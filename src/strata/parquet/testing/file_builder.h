@@ -38,8 +38,9 @@ struct ColumnOptions {
   codec::CompressionCodec codec = codec::CompressionCodec::kUncompressed;
   int compression_level = codec::kDefaultCompressionLevel;
   DataPageVersion page_version = DataPageVersion::kV1;
-  // A data page ends after this many rows (0: no row limit) or once its values' PLAIN size
-  // reaches bytes_per_page, whichever comes first; every page holds at least one row.
+  // A data page ends after rows_per_page rows (0: no row limit), or before the value that would
+  // take its values' PLAIN size (BYTE_ARRAY: 4 + length each) past bytes_per_page, whichever
+  // comes first; every page holds at least one value.
   int64_t rows_per_page = 0;
   int64_t bytes_per_page = 1 << 20;
   bool page_crc = false;
