@@ -164,7 +164,9 @@ const BuiltFile& LargeBinaryFile() {
       if (!(*builder)->AddRowGroup({values}).ok()) std::abort();
     }
     if (!builder.ok() || !(*builder)->Finish().ok()) std::abort();
-    std::atexit([] { std::filesystem::remove(LargeBinaryFile().path); });
+    // The handler runs after this static is destroyed, so it removes its own copy of the path.
+    static const std::string* const to_remove = new std::string(out.path);
+    std::atexit([] { std::filesystem::remove(*to_remove); });
     return out;
   }();
   return file;
