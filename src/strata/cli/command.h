@@ -19,5 +19,6 @@ void RegisterSchemaCommand(CLI::App& app, CommandAction& action);
 void RegisterMetaCommand(CLI::App& app, CommandAction& action);
 void RegisterCatCommand(CLI::App& app, CommandAction& action);
 void RegisterScanCommand(CLI::App& app, CommandAction& action);
+void RegisterPagesCommand(CLI::App& app, CommandAction& action);
 
 }  // namespace strata::cli

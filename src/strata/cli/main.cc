@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   strata::cli::RegisterMetaCommand(app, action);
   strata::cli::RegisterCatCommand(app, action);
   strata::cli::RegisterScanCommand(app, action);
+  strata::cli::RegisterPagesCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
