@@ -1,11 +1,13 @@
 // bench-compare: whole-process comparison of strata with DuckDB and Polars (through node).
 // Usage: node bench/compare/bench_compare.mjs [--quick] [--workload NAME[,NAME]] [--runs N (5;
 //        3 with --quick)]
-//        [--data DIR] [--out DIR]
+//        [--data DIR] [--out DIR]; strata is $STRATA_BIN if set, else build/release's.
 // For each workload: one warm-up run per engine whose output is also the correctness check (all
 // summaries must agree), then N rounds, each running every engine once in turn (A B C A B C...)
 // so drift on the machine hits all engines alike. Medians and the median of per-round ratios
-// against strata go to results.json / results.md / time.png / memory.png.
+// against strata go to results.json / results.md / time.png / memory.png. Beside the engines,
+// two strata rows: the read+decompress limit (`strata pages`) and pre-buffering on (see
+// workloads.mjs).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,7 +15,7 @@ import path from 'node:path';
 import { diffSummaries } from '../peers/compare_scan.mjs';
 import { measure, median, summaryOf } from './measure.mjs';
 import { writeCharts, writeMarkdown } from './report.mjs';
-import { commandFor, engines, startupCommand, STRATA_BIN, strataAvailable, workloads } from './workloads.mjs';
+import { commandFor, engineApplies, engines, startupCommand, STRATA_BIN, strataAvailable, workloads } from './workloads.mjs';
 
 function parseArgs(argv) {
   const options = { quick: false, only: null, runs: null, data: null, out: 'bench/results' };
@@ -57,7 +59,7 @@ function machine() {
     nproc: os.availableParallelism?.() ?? os.cpus().length, cpu,
     memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1), os: `${os.type()} ${os.release()}`,
     node: process.versions.node, duckdb: packageVersion('@duckdb/node-api'),
-    polars: packageVersion('nodejs-polars'), strata,
+    polars: packageVersion('nodejs-polars'), strata, strataBin: STRATA_BIN,
   };
 }
 
@@ -71,11 +73,17 @@ function checkAgreement(workload, warmups) {
   const produced = warmups.filter((w) => w.summary);
   const disagreements = [];
   if (produced.length < 2) return disagreements;
-  const reference = produced.find((w) => w.engine.name !== 'strata') ?? produced[0];
+  // The limit row prints page totals, not a scan summary: only its row count is comparable.
+  const full = produced.filter((w) => w.engine.name !== 'limit');
+  const reference = full.find((w) => w.engine.peer) ?? full[0];
+  if (!reference) return disagreements;
   for (const other of produced) {
     if (other === reference) continue;
     let diffs;
-    if (workload.kind === 'footer') {
+    if (other.engine.name === 'limit') {
+      diffs = other.summary.rows === reference.summary.rows ? []
+        : [`rows ${other.summary.rows} vs ${reference.summary.rows}`];
+    } else if (workload.kind === 'footer') {
       const rows = (s) => s.rows ?? s.num_rows;
       const columns = (s) => (Array.isArray(s.columns) ? s.columns.length : s.columns ?? s.num_columns);
       diffs = [];
@@ -97,8 +105,8 @@ function ratio(numerators, denominators) {
 }
 
 function runWorkload(workload, engineList, runs) {
-  const active = engineList.map((engine) => ({ engine, argv: commandFor(engine, workload), error: null,
-    seconds: [], rss: [] }));
+  const active = engineList.filter((engine) => engineApplies(engine, workload))
+    .map((engine) => ({ engine, argv: commandFor(engine, workload), error: null, seconds: [], rss: [] }));
   const warmups = [];
   for (const cell of active) {
     if (!cell.argv) { cell.error = 'no command for this workload yet'; continue; }
@@ -123,19 +131,24 @@ function runWorkload(workload, engineList, runs) {
       if (!run.ok) console.log(`  ${cell.engine.id} failed in round ${round + 1}: ${run.error}`);
     }
   }
-  const strata = active.find((c) => c.engine.name === 'strata');
+  const strata = active.find((c) => c.engine.baseline);
+  const limit = active.find((c) => c.engine.name === 'limit' && c.argv);
   const cells = active.map((cell) => ({
-    id: cell.engine.id, engine: cell.engine.name, threads: cell.engine.threads,
+    id: cell.engine.id, engine: cell.engine.name, label: cell.engine.label, threads: cell.engine.threads,
+    peer: cell.engine.peer,
     command: cell.argv ? cell.argv.join(' ') : null, error: cell.error,
     seconds: cell.seconds, rssKiB: cell.rss,
     medianSeconds: median(cell.seconds), medianRssKiB: median(cell.rss),
     timeRatio: cell === strata ? (strata.argv ? 1 : null) : ratio(cell.seconds, strata?.seconds),
     memoryRatio: cell === strata ? (strata.argv ? 1 : null) : ratio(cell.rss, strata?.rss),
+    // strata's scans against the read+decompress limit: median of per-round (scan / limit).
+    limitRatio: cell.engine.name === 'strata' && limit && cell.argv ? ratio(cell.seconds, limit.seconds) : null,
   }));
   for (const c of cells) {
     if (c.medianSeconds !== null) {
-      console.log(`  ${c.id.padEnd(10)} ${c.medianSeconds.toFixed(3)} s  ${(c.medianRssKiB / 1024).toFixed(0)} MiB` +
-        (c.timeRatio !== null && c.engine !== 'strata' ? `  (${c.timeRatio.toFixed(2)}x strata)` : ''));
+      console.log(`  ${c.id.padEnd(14)} ${c.medianSeconds.toFixed(3)} s  ${(c.medianRssKiB / 1024).toFixed(0)} MiB` +
+        (c.timeRatio !== null && c.id !== strata?.engine.id ? `  (${c.timeRatio.toFixed(2)}x strata)` : '') +
+        (c.limitRatio !== null ? `  (${c.limitRatio.toFixed(2)}x the limit)` : ''));
     }
   }
   return { name: workload.name, kind: workload.kind, file: workload.file, engines: cells, disagreements };
@@ -144,9 +157,11 @@ function runWorkload(workload, engineList, runs) {
 function main() {
   const options = parseArgs(process.argv.slice(2));
   const started = Date.now();
-  const engineList = engines();
+  const engineList = engines({ quick: options.quick });
   const info = machine();
-  console.log(`bench-compare: ${info.cpu}, ${info.nproc} cores; strata: ${info.strata}; data: ${options.data}`);
+  info.loadAverage = os.loadavg().map((l) => Number(l.toFixed(2)));
+  console.log(`bench-compare: ${info.cpu}, ${info.nproc} cores; strata: ${info.strata}; data: ${options.data}; ` +
+    `load average ${info.loadAverage.join(' ')}`);
   if (!strataAvailable()) console.log(`  (${STRATA_BIN} is missing: strata's cells are n/a)`);
 
   const startup = [];
@@ -176,7 +191,8 @@ function main() {
   }
 
   mkdirSync(options.out, { recursive: true });
-  const output = { date: new Date().toISOString(), quick: options.quick, runs: options.runs,
+  const loadAverageAfter = os.loadavg().map((l) => Number(l.toFixed(2)));
+  const output = { date: new Date().toISOString(), quick: options.quick, runs: options.runs, loadAverageAfter,
     data: options.data, machine: info, startup, workloads: results,
     elapsedSeconds: (Date.now() - started) / 1000 };
   writeFileSync(path.join(options.out, 'results.json'), `${JSON.stringify(output, null, 1)}\n`);

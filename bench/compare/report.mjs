@@ -8,26 +8,69 @@ const fmtSeconds = (s) => (s === null ? 'n/a' : s < 1 ? `${(s * 1000).toFixed(0)
 const fmtMiB = (kib) => (kib === null ? 'n/a' : `${(kib / 1024).toFixed(0)} MiB`);
 const fmtRatio = (r) => (r === null ? 'n/a' : `${r.toFixed(2)}x`);
 
+// The median start-up (node + module load) of each peer, to show peers' times without it.
+function startupSeconds(results, peer) {
+  const module = peer === 'duckdb' ? '@duckdb/node-api' : 'nodejs-polars';
+  return results.startup.find((s) => s.module === module)?.medianSeconds ?? null;
+}
+
 export function writeMarkdown(file, results) {
   const m = results.machine;
+  const load = (l) => (l ? l.join(' / ') : 'n/a');
   const lines = [
     '# strata vs peers: whole-process comparison',
     '',
     `${results.date} on ${m.cpu} (${m.nproc} cores), ${m.memoryGiB} GiB RAM, ${m.os}; ` +
-      `node ${m.node}, @duckdb/node-api ${m.duckdb}, nodejs-polars ${m.polars}; strata: ${m.strata}.`,
-    `${results.runs} timed runs per cell after one warm-up, engines interleaved run by run; ` +
-      `${results.quick ? '--quick data (~20x smaller)' : 'default data sizes'}. ` +
-      'Ratio = median over runs of (engine / strata) in the same round; > 1 means strata is faster / smaller.',
+      `node ${m.node}, @duckdb/node-api ${m.duckdb}, nodejs-polars ${m.polars}; strata: ${m.strata}. ` +
+      `Load average (1/5/15 min) ${load(m.loadAverage)} before, ${load(results.loadAverageAfter)} after; ` +
+      `${(results.elapsedSeconds / 60).toFixed(1)} minutes in all.`,
+    `Times are whole-process wall times (node start-up and module load included for the peers; ` +
+      `measured on its own below and subtracted in "minus start-up"), medians of ${results.runs} timed runs ` +
+      'per cell after one warm-up, engines interleaved run by run; ' +
+      `${results.quick ? '--quick data (~20x smaller), peers at 1 thread only' : 'default data sizes'}. ` +
+      'Ratio = median over rounds of (engine / strata) in the same round; > 1 means strata is faster / smaller. ' +
+      'Memory is peak RSS of the whole process.',
     '',
-    '| workload | engine | threads | median time | median peak RSS | time vs strata | memory vs strata |',
-    '|---|---|---:|---:|---:|---:|---:|',
+    '| workload | engine | threads | median time | minus start-up | median peak RSS | time vs strata | memory vs strata |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const w of results.workloads) {
     for (const e of w.engines) {
-      lines.push(`| ${w.name} | ${e.engine} | ${e.threads} | ${fmtSeconds(e.medianSeconds)} | ` +
+      const startup = e.peer ? startupSeconds(results, e.peer) : null;
+      const net = startup !== null && e.medianSeconds !== null ? fmtSeconds(Math.max(0, e.medianSeconds - startup)) : '';
+      lines.push(`| ${w.name} | ${e.label ?? e.engine} | ${e.threads} | ${fmtSeconds(e.medianSeconds)} | ${net} | ` +
         `${fmtMiB(e.medianRssKiB)} | ${fmtRatio(e.timeRatio)} | ${fmtRatio(e.memoryRatio)} |`);
     }
   }
+  lines.push('', '"limit (strata pages)" reads, checksums and decompresses every selected page and decodes ' +
+    'nothing (`strata pages`): the floor for a full scan. "strata, pre-buffer on" is `strata scan ' +
+    '--pre-buffer on`; the strata row runs with the default (auto), which is off for local files.');
+
+  const limited = results.workloads.filter((w) => w.engines.some((e) => e.limitRatio !== null));
+  if (limited.length) {
+    lines.push('', '## strata against the read + decompress limit (issue 7: full scan within 1.5x)', '',
+      '| workload | strata row | limit | strata | strata / limit | within 1.5x |', '|---|---|---:|---:|---:|:---:|');
+    for (const w of limited) {
+      const limit = w.engines.find((e) => e.engine === 'limit');
+      for (const e of w.engines.filter((x) => x.limitRatio !== null)) {
+        lines.push(`| ${w.name} | ${e.label} | ${fmtSeconds(limit.medianSeconds)} | ${fmtSeconds(e.medianSeconds)} | ` +
+          `${fmtRatio(e.limitRatio)} | ${e.limitRatio <= 1.5 ? 'yes' : 'no'} |`);
+      }
+    }
+  }
+
+  const prebuffered = results.workloads.filter((w) => w.engines.some((e) => e.id === 'strata-prebuf' && e.medianSeconds !== null));
+  if (prebuffered.length) {
+    lines.push('', '## strata pre-buffering on vs off (full lineitem scans)', '',
+      '| workload | off (auto) | on | on / off time | off RSS | on RSS |', '|---|---:|---:|---:|---:|---:|');
+    for (const w of prebuffered) {
+      const off = w.engines.find((e) => e.id === 'strata-1t');
+      const on = w.engines.find((e) => e.id === 'strata-prebuf');
+      lines.push(`| ${w.name} | ${fmtSeconds(off.medianSeconds)} | ${fmtSeconds(on.medianSeconds)} | ` +
+        `${fmtRatio(on.timeRatio)} | ${fmtMiB(off.medianRssKiB)} | ${fmtMiB(on.medianRssKiB)} |`);
+    }
+  }
+
   lines.push('', '## Node start-up (node + loading the engine module, then exit)', '',
     '| module | median time | median peak RSS |', '|---|---:|---:|');
   for (const s of results.startup) {
@@ -35,7 +78,8 @@ export function writeMarkdown(file, results) {
   }
   const problems = results.workloads.flatMap((w) => w.disagreements.map((d) => `- ${w.name}: ${d}`));
   lines.push('', '## Do the engines agree?', '');
-  lines.push(problems.length ? '**DISAGREEMENTS** (summaries differ, see results.json):' : 'Every engine that ran printed the same summary for every workload.');
+  lines.push(problems.length ? '**DISAGREEMENTS** (summaries differ, see results.json):'
+    : 'Every engine that ran printed the same summary for every workload (the limit row: the same row count).');
   lines.push(...problems);
   const errors = results.workloads.flatMap((w) => w.engines.filter((e) => e.error)
     .map((e) => `- ${w.name} / ${e.id}: ${e.error}`));
@@ -45,10 +89,14 @@ export function writeMarkdown(file, results) {
 
 // Clustered bars, one cluster per workload, one bar per engine.
 export function writeCharts(dir, results) {
-  const engineIds = results.workloads[0]?.engines.map((e) => e.id) ?? [];
+  // Every engine that appears in some workload, in first-seen order; '?' where it does not run.
+  const engineIds = [...new Set(results.workloads.flatMap((w) => w.engines.map((e) => e.id)))];
+  const titles = new Map(results.workloads.flatMap((w) => w.engines)
+    .map((e) => [e.id, e.peer ? `${e.label} ${e.threads}t` : (e.label ?? e.id)]));
+  const pickOf = (w, id, pick) => { const e = w.engines.find((x) => x.id === id); return e ? pick(e) : null; };
   const rows = results.workloads.filter((w) => w.engines.some((e) => e.medianSeconds !== null));
   const dat = (pick) => rows.map((w) => [w.name,
-    ...engineIds.map((id) => { const v = pick(w.engines.find((e) => e.id === id)); return v === null ? '?' : v; })]
+    ...engineIds.map((id) => { const v = pickOf(w, id, pick); return v === null ? '?' : v; })]
     .map((c, i) => (i === 0 ? `"${c}"` : c)).join(' ')).join('\n');
   const charts = [
     { file: 'time.png', data: dat((e) => e.medianSeconds), ylabel: 'median wall time (s)' },
@@ -57,7 +105,7 @@ export function writeCharts(dir, results) {
   for (const chart of charts) {
     const datFile = path.join(dir, `${chart.file}.dat.tmp`);
     writeFileSync(datFile, `${chart.data}\n`);
-    const plots = engineIds.map((id, i) => `'${datFile}' using ${i + 2}:xtic(1) title '${id}'`).join(', ');
+    const plots = engineIds.map((id, i) => `'${datFile}' using ${i + 2}:xtic(1) title '${titles.get(id)}'`).join(', ');
     const script = [
       `set terminal pngcairo size 1400,700 noenhanced font ',10'`,
       `set output '${path.join(dir, chart.file)}'`,
