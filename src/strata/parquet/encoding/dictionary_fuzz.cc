@@ -22,9 +22,11 @@ void FuzzDictionary(fuzz::FuzzInput& input, fuzz::FuzzPool& pool) {
   // Hostile counts are the point: the top bit picks a huge declared count half the time.
   const uint32_t raw_count = input.U32();
   const int64_t num_values = (raw_count & 0x80000000u) ? static_cast<int32_t>(raw_count) : (raw_count & 0xFFF);
-  const int64_t page_size = std::min<int64_t>(input.U16(), static_cast<int64_t>(input.rest_size()));
+  const int64_t declared_page_size = input.U16();
   const int64_t values_to_read = input.U16() % 5000;
   const int64_t batch = fuzz::BatchSize(input.U8());
+  // After every parameter byte is consumed: the page is what remains, at most.
+  const int64_t page_size = std::min<int64_t>(declared_page_size, static_cast<int64_t>(input.rest_size()));
   const uint8_t* page = input.rest();
   const uint8_t* indices_page = page + page_size;
   const int64_t indices_size = static_cast<int64_t>(input.rest_size()) - page_size;
