@@ -240,11 +240,26 @@ void BatchReader::ReleaseRowGroup(int row_group) {
   // Readers first: their chunk buffers may be slices of cache entries.
   readers_.clear();
   nested_readers_.clear();
-  if (cache_ && row_group >= 0) cache_->Evict(row_group);
+  if (!cache_ || row_group < 0) return;
+  // A row group listed again (BatchReadOptions::row_groups may repeat one) keeps its entries
+  // while a later listing of it has been handed to the cache already: that listing's Cache()
+  // call found the entries and added nothing, so evicting them now would send its reads to the
+  // source, chunk by chunk.
+  for (size_t k = next_row_group_; k < pre_buffered_; ++k) {
+    if (row_groups_[k] == row_group) return;
+  }
+  cache_->Evict(row_group);
 }
 
 Status BatchReader::OpenRowGroup(int row_group) {
-  ReleaseRowGroup(current_row_group_);  // the previous row group's buffers go back to the pool first
+  // The previous row group's buffers go back to the pool first (its cache entries too, unless
+  // it is the row group read again now).
+  if (current_row_group_ == row_group) {
+    readers_.clear();
+    nested_readers_.clear();
+  } else {
+    ReleaseRowGroup(current_row_group_);
+  }
   current_row_group_ = -1;
   if (cache_) STRATA_RETURN_NOT_OK(PreBuffer(next_row_group_ - 1, 1 + static_cast<size_t>(file_->options().read_ahead_row_groups)));
   const RowGroup& rg = file_->metadata().row_groups[static_cast<size_t>(row_group)];

@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <thread>
 
+#include <fmt/ranges.h>
+
 #include "strata/io/http_source.h"
 #include "strata/io/nginx_test_server.h"
 #include "strata/parquet/file_reader.h"
@@ -319,6 +321,17 @@ TEST_F(RemoteReadTest, PreBufferingCoalescesRequests) {
   EXPECT_GE(subset_off.source_requests, 2 + 2 * kMixedRowGroups);
   EXPECT_LE(subset_on.source_requests, subset_off.source_requests);
   EXPECT_EQ(subset_on.logged_requests, subset_on.source_requests);
+
+  // A row group listed twice, back to back or apart, is fetched once (one range per distinct
+  // row group, in one wave), not once through the cache and again chunk by chunk.
+  const std::vector<std::pair<std::vector<int>, int>> repeats = {{{1, 1}, 1}, {{2, 0, 2}, 2}};
+  for (const auto& [row_groups, distinct] : repeats) {
+    BatchReadOptions repeated;
+    repeated.row_groups = row_groups;
+    const ScanRequests scan = CountScanRequests(*server_, "mixed.parquet", true, repeated);
+    EXPECT_EQ(scan.rows, static_cast<int64_t>(row_groups.size()) * kMixedRowsPerGroup);
+    EXPECT_EQ(scan.source_requests, 2 + distinct) << "row groups " << fmt::format("{}", fmt::join(row_groups, ", "));
+  }
 }
 
 }  // namespace
