@@ -111,8 +111,8 @@ export function writeCharts(dir, results) {
       `set output '${path.join(dir, chart.file)}'`,
       `set title 'strata vs peers (${results.quick ? 'quick' : 'default'} data, ${results.machine.nproc} cores, ${results.date})'`,
       'set style data histograms', 'set style histogram clustered gap 1', 'set style fill solid 0.8 border -1',
-      'set boxwidth 0.9', 'set xtics rotate by -25', `set ylabel '${chart.ylabel}'`, 'set yrange [0:*]',
-      'set key top left', 'set grid ytics', 'set datafile missing "?"',
+      'set boxwidth 0.9', 'set xtics rotate by 20 right nomirror', `set ylabel '${chart.ylabel}'`, 'set yrange [0:*]',
+      'set key outside right top', 'set bmargin 7', 'set grid ytics', 'set datafile missing "?"',
       `plot ${plots}`,
     ].join('\n');
     const result = spawnSync('gnuplot', [], { input: script, encoding: 'utf8' });
