@@ -46,6 +46,12 @@ Status ResizableBuffer::Reserve(int64_t capacity) {
   return SetCapacity(RoundUpToMultipleOf64(capacity));
 }
 
+Status ResizableBuffer::ReserveDiscardingContents(int64_t capacity) {
+  if (capacity <= capacity_) return Status::OK();
+  Release();
+  return Reserve(capacity);
+}
+
 Status ResizableBuffer::GrowForAppend(int64_t min_capacity) {
   if (min_capacity <= capacity_) return Status::OK();
   return SetCapacity(RoundUpToMultipleOf64(std::max(min_capacity, 2 * capacity_)));

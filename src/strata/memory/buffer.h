@@ -2,6 +2,7 @@
 // growable buffer that builders and decoders fill. Arrays hold shared_ptr<Buffer>.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -73,6 +74,15 @@ class ResizableBuffer final : public Buffer {
   MemoryPool* pool() const { return pool_; }
 
   Status Reserve(int64_t capacity);
+  // For scratch whose contents are not needed any more: when `capacity` exceeds the current
+  // one, frees first and then allocates exactly (no copy, never two blocks at once).
+  Status ReserveDiscardingContents(int64_t capacity);
+  // The same for scratch reused across pages whose sizes vary and are not known ahead: the
+  // first use is exact, later growth doubles, so a page or two in it stops growing.
+  Status ReserveScratch(int64_t capacity) {
+    if (capacity <= capacity_) return Status::OK();
+    return ReserveDiscardingContents(capacity_ == 0 ? capacity : std::max(capacity, 2 * capacity_));
+  }
   Status GrowForAppend(int64_t min_capacity);
   // Sets size() to `size`, reserving exactly when needed; keeps the contents below `size`.
   Status Resize(int64_t size);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "strata/array/utf8.h"
 #include "strata/util/bit_util.h"
 
 namespace strata::parquet {
@@ -164,6 +165,7 @@ Status ColumnReader::Init() {
                               ? *size_stats->unencoded_byte_array_data_bytes
                               : metadata_.total_uncompressed_size;
     bytes_per_row_estimate_ = static_cast<double>(std::max<int64_t>(bytes, 0)) / static_cast<double>(rows_in_chunk_);
+    if (size_stats && size_stats->unencoded_byte_array_data_bytes) exact_chunk_bytes_ = std::max<int64_t>(bytes, 0);
   }
   return Status::OK();
 }
@@ -190,6 +192,10 @@ Result<bool> ColumnReader::NextDataPage() {
       const auto size = static_cast<int64_t>(page_.values.size());
       if (column_.physical_type == PhysicalType::kByteArray) {
         STRATA_ASSIGN_OR_RETURN(dictionary_, Dictionary::MakeByteArray(pool_, data, size, page_.num_values, values_offset));
+        max_dictionary_length_ = 0;
+        for (int64_t i = 0; i < dictionary_->size(); ++i) {
+          max_dictionary_length_ = std::max<int64_t>(max_dictionary_length_, dictionary_->views()[i].length);
+        }
       } else if (physical_width_ > 0) {
         STRATA_ASSIGN_OR_RETURN(dictionary_, Dictionary::MakeFixedWidth(pool_, data, size, page_.num_values,
                                                                         physical_width_, values_offset));
@@ -234,6 +240,15 @@ Result<bool> ColumnReader::NextDataPage() {
     }
     decoder_ = decoders_[encoding_index].get();
     STRATA_RETURN_NOT_OK(decoder_->SetData(page_.num_values, data, size, values_offset));
+    // Scratch for the page's values, sized once per page (num_values bounds every range of it),
+    // so batches never grow it; a larger page frees the old block first.
+    if (column_.physical_type == PhysicalType::kByteArray ||
+        (column_.physical_type == PhysicalType::kFixedLenByteArray && page_.encoding == Encoding::kDeltaByteArray)) {
+      STRATA_RETURN_NOT_OK(views_.ReserveScratch(page_.num_values * static_cast<int64_t>(sizeof(ByteArrayView))));
+    }
+    if (conversion_ != Conversion::kCopy && physical_width_ > 0) {
+      STRATA_RETURN_NOT_OK(scratch_.ReserveScratch(page_.num_values * static_cast<int64_t>(physical_width_)));
+    }
     page_values_left_ = page_.num_values;
     return true;
   }
@@ -265,7 +280,26 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
       STRATA_RETURN_NOT_OK(values_->Resize((rows + 1) * offset_width));
       std::memset(values_->mutable_data(), 0, static_cast<size_t>(offset_width));
       STRATA_ASSIGN_OR_RETURN(data_, ResizableBuffer::Make(pool_));
-      STRATA_RETURN_NOT_OK(data_->Reserve(static_cast<int64_t>(bytes_per_row_estimate_ * static_cast<double>(rows))));
+      if (rows_read_ == 0 && page_values_left_ == 0 && rows > 0) {
+        // Load the dictionary (if any) before sizing: for dictionary-encoded chunks the
+        // chunk's sizes understate the decoded bytes, the dictionary's mean length does not.
+        auto more = NextDataPage();
+        if (!more.ok()) return more.status().WithContext(Where());
+        if (dictionary_ && dictionary_->is_byte_array() && dictionary_->size() > 0) {
+          int64_t dictionary_bytes = 0;
+          const ByteArrayView* views = dictionary_->views();
+          for (int64_t i = 0; i < dictionary_->size(); ++i) dictionary_bytes += views[i].length;
+          bytes_per_row_estimate_ = std::max(bytes_per_row_estimate_, static_cast<double>(dictionary_bytes) /
+                                                                          static_cast<double>(dictionary_->size()));
+        }
+      }
+      int64_t reserve = static_cast<int64_t>(bytes_per_row_estimate_ * static_cast<double>(rows) * 1.1);
+      if (exact_chunk_bytes_ >= 0 && rows == rows_left()) {
+        // The chunk's last batch: SizeStatistics give its size exactly.
+        reserve = std::max<int64_t>(exact_chunk_bytes_ - data_bytes_returned_, 0);
+      }
+      // The 10% covers batches larger than the average; it is never grown into by doubling.
+      STRATA_RETURN_NOT_OK(data_->Reserve(reserve));
       break;
     }
     default: {
@@ -276,7 +310,22 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
   }
 
   int64_t filled = 0;
-  while (filled < rows) {
+  if (pending_value_ && rows > 0) {
+    // The value that did not fit the previous batch opens this one.
+    pending_value_ = false;
+    if (pending_view_.length > std::numeric_limits<int32_t>::max()) {
+      return Status::LimitExceeded("{}: a single value of {} bytes cannot have 32-bit offsets; read with large_binary",
+                                   Where(), pending_view_.length);
+    }
+    if (validity_) validity_->mutable_data()[0] |= 1;
+    STRATA_RETURN_NOT_OK(ReserveData(pending_view_.length, 1));
+    if (pending_view_.length != 0) std::memcpy(data_->mutable_data(), pending_view_.data, pending_view_.length);
+    data_->set_size(pending_view_.length);
+    values_->mutable_data_as<int32_t>()[1] = static_cast<int32_t>(pending_view_.length);
+    filled = 1;
+  }
+  bool cut_short = false;
+  while (filled < rows && !cut_short) {
     if (page_values_left_ == 0) {
       auto more = NextDataPage();
       if (!more.ok()) return more.status().WithContext(Where());
@@ -285,19 +334,31 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
                                rows_read_ + filled, rows_in_chunk_);
       }
     }
-    const int64_t count = std::min(rows - filled, page_values_left_);
+    int64_t count = std::min(rows - filled, page_values_left_);
+    if (conversion_ == Conversion::kByteArray && !large_offsets_ &&
+        ByteArrayBytesBound(count) > std::numeric_limits<int32_t>::max() - data_->size()) {
+      // Near the 2 GiB of 32-bit offsets: one slot at a time, so a value that does not fit
+      // ends the batch (it opens the next one) instead of failing.
+      count = 1;
+    }
     Status st = DecodeRange(filled, count);
     if (!st.ok()) return st.WithContext(Where());
-    filled += count;
     page_values_left_ -= count;
+    if (pending_value_) {
+      cut_short = true;  // the slot's value is pending: the batch ends before it
+    } else {
+      filled += count;
+    }
   }
+  rows = filled;
   rows_read_ += rows;
+  if (data_) data_bytes_returned_ += data_->size();
   if (data_ && rows > 0) {
     // Later batches of this chunk look like this one more than like the chunk's metadata
     // (dictionary-encoded chunks understate their decoded size): learn from it, so the next
     // batch's single Reserve() suffices.
     bytes_per_row_estimate_ = std::max(bytes_per_row_estimate_,
-                                       1.05 * static_cast<double>(data_->size()) / static_cast<double>(rows));
+                                       static_cast<double>(data_->size()) / static_cast<double>(rows));
   }
 
   std::vector<std::shared_ptr<Buffer>> buffers;
@@ -310,7 +371,33 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
   }
   buffers.push_back(std::move(values_));
   if (conversion_ == Conversion::kByteArray) buffers.push_back(std::move(data_));
-  return ArrayData::Make(output_type_, rows, std::move(buffers), null_count_);
+  auto batch = ArrayData::Make(output_type_, rows, std::move(buffers), null_count_);
+  if (validate_utf8_) STRATA_RETURN_NOT_OK(ValidateUtf8Values(*batch));
+  return batch;
+}
+
+Status ColumnReader::ValidateUtf8Values(const ArrayData& batch) const {
+  const uint8_t* data = batch.buffers[2] ? batch.buffers[2]->data() : nullptr;
+  const int64_t size = batch.buffers[2] ? batch.buffers[2]->size() : 0;
+  auto offset_at = [&](int64_t i) -> int64_t {
+    return large_offsets_ ? batch.buffers[1]->data_as<int64_t>()[i] : batch.buffers[1]->data_as<int32_t>()[i];
+  };
+  // One pass over all the bytes, then the value boundaries: a value may not start with a
+  // continuation byte (the whole can be valid while a value splits a character).
+  bool valid = size == 0 || ValidateUtf8(data, size);
+  for (int64_t i = 0; valid && i < batch.length; ++i) {
+    const int64_t start = offset_at(i);
+    if (start < offset_at(i + 1) && (data[start] & 0xC0) == 0x80) valid = false;
+  }
+  if (valid) return Status::OK();
+  for (int64_t i = 0; i < batch.length; ++i) {
+    const int64_t start = offset_at(i);
+    if (!ValidateUtf8(data + start, offset_at(i + 1) - start)) {
+      return Status::Corrupt("{}: value {} of the batch (row {} of the chunk) is not valid UTF-8", Where(), i,
+                             rows_read_ - batch.length + i);
+    }
+  }
+  return Status::Corrupt("{}: string values are not valid UTF-8", Where());
 }
 
 Status ColumnReader::DecodeRange(int64_t slot, int64_t count) {
@@ -380,7 +467,7 @@ Status ColumnReader::DecodeRange(int64_t slot, int64_t count) {
         return decoder_->DecodeBits(scratch_.mutable_data(), 0, non_null);
       }
       if (column_.physical_type == PhysicalType::kByteArray) {
-        STRATA_RETURN_NOT_OK(views_.Resize(non_null * static_cast<int64_t>(sizeof(ByteArrayView))));
+        STRATA_RETURN_NOT_OK(views_.ReserveScratch(non_null * static_cast<int64_t>(sizeof(ByteArrayView))));
         return decoder_->DecodeViews(views_.mutable_data_as<ByteArrayView>(), non_null);
       }
       STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
@@ -416,9 +503,12 @@ Status ColumnReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_n
   for (int64_t i = 0; i < non_null; ++i) total += views[i].length;
   const int64_t needed = data_->size() + total;
   if (!large_offsets_ && needed > std::numeric_limits<int32_t>::max()) {
-    return Status::LimitExceeded(
-        "{} bytes of values in one batch overflow 32-bit offsets; read with large_binary or fewer batch_rows",
-        needed);
+    if (count != 1 || non_null != 1) {
+      return Status::LimitExceeded("{} bytes of values overflow 32-bit offsets", needed);  // bound broken: a bug
+    }
+    pending_value_ = true;  // the view stays valid until the next decode, which emits it first
+    pending_view_ = views[0];
+    return Status::OK();
   }
   STRATA_RETURN_NOT_OK(ReserveData(needed, slot + count));
   uint8_t* data = data_->mutable_data();
@@ -559,9 +649,12 @@ Status ColumnReader::DecodeByteArraysStreamed(int64_t slot, int64_t count, const
           return Status::Corrupt("page at offset {}: a byte array of {} bytes is cut short", page_.file_offset, length);
         }
         if (!large_offsets_ && position + length > std::numeric_limits<int32_t>::max()) {
-          return Status::LimitExceeded(
-              "{} bytes of values in one batch overflow 32-bit offsets; read with large_binary or fewer batch_rows",
-              position + length);
+          if (count != 1) return Status::LimitExceeded("{} bytes of values overflow 32-bit offsets", position + length);
+          // Pending: the bytes stay in the window until the next batch copies them first.
+          pending_value_ = true;
+          pending_view_ = {window_.data() + window_begin_ + 4, length};
+          window_begin_ += total;
+          return Status::OK();
         }
         data_->set_size(position);
         STRATA_RETURN_NOT_OK(ReserveData(position + length, slot + i + 1));
@@ -576,6 +669,26 @@ Status ColumnReader::DecodeByteArraysStreamed(int64_t slot, int64_t count, const
   Status st = large_offsets_ ? write(values_->mutable_data_as<int64_t>()) : write(values_->mutable_data_as<int32_t>());
   data_->set_size(position);
   return st;
+}
+
+}  // namespace strata::parquet
+
+namespace strata::parquet {
+
+int64_t ColumnReader::ByteArrayBytesBound(int64_t count) const {
+  if (streaming_) return page_.stream_bytes;
+  switch (page_.encoding) {
+    case Encoding::kPlain:
+    case Encoding::kDeltaLengthByteArray:
+      return static_cast<int64_t>(page_.values.size());  // the values are inside the page
+    case Encoding::kPlainDictionary:
+    case Encoding::kRleDictionary:
+      return count * max_dictionary_length_;
+    default:
+      // DELTA_BYTE_ARRAY rebuilds values from prefixes: no cheap bound. Go slot by slot once
+      // the batch holds 1 GiB; below that one range cannot reach 2 GiB in practice.
+      return data_->size() > (int64_t{1} << 30) ? std::numeric_limits<int64_t>::max() : 0;
+  }
 }
 
 }  // namespace strata::parquet

@@ -27,9 +27,14 @@ class ColumnReader {
 
   // Decodes the next min(rows, rows_left()) rows into a new array whose buffers come from the
   // pool. Variable-length data is sized once from metadata before values are appended.
+  // A string or binary batch with 32-bit offsets is cut short (fewer rows) rather than pass
+  // 2 GiB of data; the value that did not fit opens the next batch.
   Result<ArrayDataPtr> ReadBatch(int64_t rows);
 
   int64_t rows_left() const { return rows_in_chunk_ - rows_read_; }
+
+  // Check that string values are valid UTF-8 (Corrupt naming the row otherwise).
+  void set_validate_utf8(bool validate) { validate_utf8_ = validate && is_string(output_type_->id()); }
   // Scratch held across batches (page buffers, dictionary, level and index buffers).
   int64_t memory_size() const;
 
@@ -57,12 +62,15 @@ class ColumnReader {
   Status DecodeByteArraysStreamed(int64_t slot, int64_t count, const uint8_t* validity);
   // Reserves the data buffer for `needed` bytes, projecting the batch's remaining rows.
   Status ReserveData(int64_t needed, int64_t rows_done);
+  // An upper bound of the bytes `count` more byte-array values of the current page can add.
+  int64_t ByteArrayBytesBound(int64_t count) const;
   // Streamed pages: makes at least `min_bytes` of the page's remaining bytes addressable at
   // window_begin_ (fewer only at the page's end); returns how many are.
   Result<int64_t> EnsureWindow(int64_t min_bytes);
   Status StartStreamedPage();
   Status DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
   std::string Where() const;
+  Status ValidateUtf8Values(const ArrayData& batch) const;
 
   const ColumnDescriptor& column_;
   const ColumnMetaData& metadata_;
@@ -75,7 +83,15 @@ class ColumnReader {
   int physical_width_ = 0;
   int output_width_ = 0;
   bool large_offsets_ = false;
+  bool validate_utf8_ = false;
+  int64_t max_dictionary_length_ = 0;
+  // A value decoded but left out of a batch cut short at 2 GiB; points into the current page,
+  // the decoder's scratch or the window, all untouched until the next batch copies it.
+  bool pending_value_ = false;
+  ByteArrayView pending_view_;
   double bytes_per_row_estimate_ = 0;  // variable-length data, from metadata
+  int64_t exact_chunk_bytes_ = -1;      // SizeStatistics' unencoded byte-array bytes, when written
+  int64_t data_bytes_returned_ = 0;
 
   Page page_;
   int64_t page_values_left_ = 0;

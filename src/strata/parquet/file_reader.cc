@@ -22,7 +22,13 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<RandomAcces
   reader->source_ = std::move(source);
   reader->pool_ = pool;
   reader->options_ = options;
-  STRATA_ASSIGN_OR_RETURN(reader->footer_, ReadFooter(*reader->source_, pool, options.footer));
+  auto footer = ReadFooter(*reader->source_, pool, options.footer);
+  if (!footer.ok()) {
+    // Footer errors name the file, except the pool's (a refused allocation).
+    if (footer.status().message().find(reader->source_->name()) != std::string::npos) return footer.status();
+    return footer.status().WithContext(fmt::format("'{}'", reader->source_->name()));
+  }
+  reader->footer_ = std::move(*footer);
   auto descriptor = SchemaDescriptor::Make(reader->footer_.metadata.schema);
   if (!descriptor.ok()) return descriptor.status().WithContext(fmt::format("'{}'", reader->source_->name()));
   reader->descriptor_ = std::move(*descriptor);
@@ -273,12 +279,20 @@ Status BatchReader::OpenRowGroup(int row_group) {
     }
     const int column = descriptor.field_first_column(fields_[i]);
     STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
-    STRATA_ASSIGN_OR_RETURN(auto pages, PageReader::Make(source(), std::move(location), file_->pool(),
-                                                         file_->options().pages));
+    const std::string where = fmt::format("'{}', column '{}' (row group {})", file_->source().name(),
+                                          location.column_path, row_group);
+    auto made = PageReader::Make(source(), std::move(location), file_->pool(), file_->options().pages);
+    if (!made.ok()) {
+      return made.status().message().find(file_->source().name()) != std::string::npos
+                 ? made.status()
+                 : made.status().WithContext(where);
+    }
+    auto pages = std::move(*made);
     const ColumnMetaData& meta = *rg.columns[static_cast<size_t>(column)].meta_data;
     auto reader = ColumnReader::Make(descriptor.column(column), meta, rg.num_rows, output_types_[i], std::move(pages),
                                      file_->pool(), file_->options().pages);
     if (!reader.ok()) return reader.status().WithContext(fmt::format("'{}'", file_->source().name()));
+    (*reader)->set_validate_utf8(options_.validate_utf8);
     readers_.push_back(std::move(*reader));
     nested_readers_.push_back(nullptr);
   }
@@ -300,8 +314,15 @@ Result<std::unique_ptr<NestedColumnReader>> BatchReader::OpenNestedField(int row
     }
     const int column = first + leaf;
     STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
-    STRATA_ASSIGN_OR_RETURN(auto pages, PageReader::Make(source(), std::move(location), file_->pool(),
-                                                         file_->options().pages));
+    const std::string where = fmt::format("'{}', column '{}' (row group {})", file_->source().name(),
+                                          location.column_path, row_group);
+    auto made = PageReader::Make(source(), std::move(location), file_->pool(), file_->options().pages);
+    if (!made.ok()) {
+      return made.status().message().find(file_->source().name()) != std::string::npos
+                 ? made.status()
+                 : made.status().WithContext(where);
+    }
+    auto pages = std::move(*made);
     const ColumnMetaData& meta = *rg.columns[static_cast<size_t>(column)].meta_data;
     const AssemblyNode& node = plan.leaf_node(leaf);
     STRATA_ASSIGN_OR_RETURN(auto reader, NestedLeafReader::Make(descriptor.column(column), meta, rg.num_rows,
@@ -323,14 +344,34 @@ Result<std::shared_ptr<RecordBatch>> BatchReader::Next() {
     }
     STRATA_RETURN_NOT_OK(OpenRowGroup(row_groups_[next_row_group_++]));
   }
-  const int64_t rows = std::min(options_.batch_rows, rows_left_in_row_group_);
-  std::vector<Array> columns;
-  columns.reserve(readers_.size());
+  int64_t rows = std::min(options_.batch_rows, rows_left_in_row_group_);
+  if (carry_rows_ > 0) rows = carry_rows_;  // finish the rows of a batch that was cut short
+  std::vector<Array> columns(readers_.size());
+  if (carry_.size() != readers_.size()) carry_.assign(readers_.size(), std::nullopt);
   for (size_t i = 0; i < readers_.size(); ++i) {
+    if (carry_[i]) {
+      columns[i] = std::move(*carry_[i]);
+      carry_[i].reset();
+      continue;
+    }
     // Errors name the file, column and row group.
     auto data = readers_[i] ? readers_[i]->ReadBatch(rows) : nested_readers_[i]->ReadBatch(rows);
     if (!data.ok()) return data.status();
-    columns.emplace_back(std::move(*data));
+    columns[i] = Array(std::move(*data));
+    if (columns[i].length() < rows) {
+      // A string column stopped before 2 GiB of 32-bit offsets: the batch ends there, and the
+      // columns already read keep their extra rows (zero-copy slices) for the next batch.
+      const int64_t cut = columns[i].length();
+      for (size_t j = 0; j < i; ++j) {
+        carry_[j] = columns[j].Slice(cut, columns[j].length() - cut);
+        columns[j] = columns[j].Slice(0, cut);
+      }
+      rows = cut;
+    }
+  }
+  carry_rows_ = 0;
+  for (const auto& c : carry_) {
+    if (c) carry_rows_ = c->length();
   }
   rows_left_in_row_group_ -= rows;
   return std::make_shared<RecordBatch>(schema_, rows, std::move(columns));

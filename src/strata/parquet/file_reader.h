@@ -69,6 +69,9 @@ class BatchReader {
   // made once, and the current row group's nested reader.
   std::vector<std::unique_ptr<ColumnReader>> readers_;
   std::shared_ptr<ReadRangeCache> cache_;
+  // Rows read by some columns beyond a batch that another column cut short at 2 GiB.
+  std::vector<std::optional<Array>> carry_;
+  int64_t carry_rows_ = 0;
   size_t pre_buffered_ = 0;  // row_groups_[0 .. pre_buffered_) have been handed to the cache
   std::vector<std::unique_ptr<AssemblyPlan>> plans_;
   std::vector<std::unique_ptr<NestedColumnReader>> nested_readers_;

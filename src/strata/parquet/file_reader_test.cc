@@ -160,3 +160,22 @@ TEST(FileReaderTest, PreBufferedReadsEqualDirectReads) {
 
 }  // namespace
 }  // namespace strata::parquet
+
+namespace strata::parquet {
+namespace {
+
+TEST(FileReaderTest, Utf8ValidationOnRequest) {
+  STRATA_REQUIRE_PARQUET_TESTING();
+  auto pool = MakeSystemMemoryPool();
+  // Valid strings pass with validation on.
+  auto reader = *FileReader::OpenFile(strata::testing::ParquetTestingFile("data/delta_length_byte_array.parquet"),
+                                      pool.get());
+  BatchReadOptions options;
+  options.validate_utf8 = true;
+  auto table = reader->ReadTable(options);
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  EXPECT_GT((*table)->num_rows(), 0);
+}
+
+}  // namespace
+}  // namespace strata::parquet

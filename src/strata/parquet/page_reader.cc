@@ -6,6 +6,8 @@
 
 #include "strata/codec/crc32.h"
 
+#include <zstd.h>
+
 namespace strata::parquet {
 
 Status PageReadOptions::Validate() const {
@@ -61,14 +63,52 @@ int64_t PageReader::memory_size() const {
 
 Result<const uint8_t*> PageReader::Fetch(int64_t offset, int64_t length, ResizableBuffer* scratch) {
   if (whole_chunk_) return whole_chunk_->data() + offset;
-  STRATA_RETURN_NOT_OK(scratch->Resize(length));
+  STRATA_RETURN_NOT_OK(scratch->ReserveScratch(length));
+  scratch->set_size(length);
   STRATA_RETURN_NOT_OK(source_->ReadAt(location_.offset + offset, length, scratch->mutable_data()));
   return static_cast<const uint8_t*>(scratch->data());
 }
 
+namespace {
+
+// The most a codec can expand `compressed` bytes, so a page header cannot make the reader
+// allocate far more than its data can decode to (a 30-byte page declaring 1 GiB). Snappy
+// copies emit at most 64 bytes per 3-byte tag; LZ4 at most ~255 bytes per input byte;
+// deflate at most 1032:1. ZSTD states the frame's content size in its header when the writer
+// knew it; BROTLI has no cheap bound (the page-size and pool limits apply).
+Status CheckDeclaredSize(codec::CompressionCodec codec, std::span<const uint8_t> compressed, int64_t declared) {
+  const auto n = static_cast<int64_t>(compressed.size());
+  int64_t bound = -1;
+  switch (codec) {
+    case codec::CompressionCodec::kSnappy: bound = 22 * n + 64; break;
+    case codec::CompressionCodec::kLz4:
+    case codec::CompressionCodec::kLz4Raw: bound = 256 * n + 64; break;
+    case codec::CompressionCodec::kGzip: bound = 1032 * n + 1024; break;
+    case codec::CompressionCodec::kZstd: {
+      const unsigned long long size = ZSTD_getFrameContentSize(compressed.data(), compressed.size());
+      if (size != ZSTD_CONTENTSIZE_UNKNOWN && size != ZSTD_CONTENTSIZE_ERROR && compressed.size() > 0) {
+        // Several frames may follow; only a first frame larger than the page is impossible.
+        if (size > static_cast<unsigned long long>(declared)) bound = declared - 1;
+      }
+      break;
+    }
+    default: break;
+  }
+  if (bound >= 0 && declared > bound) {
+    return Status::Corrupt("{} compressed bytes cannot decompress to the {} bytes the header declares", n, declared);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Status PageReader::Decompress(std::span<const uint8_t> compressed, int64_t uncompressed_size, int64_t file_offset,
                               std::span<const uint8_t>* out) {
-  STRATA_RETURN_NOT_OK(decompressed_.Resize(uncompressed_size));
+  Status plausible = CheckDeclaredSize(location_.codec, compressed, uncompressed_size);
+  if (!plausible.ok()) return plausible.WithContext(Where(file_offset));
+  // The previous page is done with: a larger page frees the old buffer before allocating.
+  STRATA_RETURN_NOT_OK(decompressed_.ReserveScratch(uncompressed_size));
+  decompressed_.set_size(uncompressed_size);
   auto written = codec_->Decompress(compressed, {decompressed_.mutable_data(), static_cast<size_t>(uncompressed_size)});
   if (!written.ok()) return written.status().WithContext(Where(file_offset));
   if (*written != uncompressed_size) {
@@ -261,7 +301,11 @@ Result<bool> PageReader::Next(Page* page) {
                                                    static_cast<size_t>(h.definition_levels_byte_length));
       std::span<const uint8_t> values = compressed.subspan(static_cast<size_t>(levels));
       const int64_t values_size = uncompressed_size - levels;
-      if (stream && codec_ && h.is_compressed && values_size > options_.stream_window_bytes) {
+      if (values_size == 0) {
+        // All values null: some writers still compress the empty value section (a 1-byte
+        // snappy block, a short zstd frame); there is nothing to decompress.
+        page->values = {};
+      } else if (stream && codec_ && h.is_compressed && values_size > options_.stream_window_bytes) {
         STRATA_RETURN_NOT_OK(StartStream(values, values_size, header_file_offset, page));
       } else if (codec_ && h.is_compressed && values_size > 0) {
         STRATA_RETURN_NOT_OK(Decompress(values, values_size, header_file_offset, &page->values));

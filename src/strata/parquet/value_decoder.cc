@@ -98,7 +98,8 @@ class RleBooleanValueDecoder final : public ValueDecoder {
     return consumed.status();
   }
   Status DecodeBits(uint8_t* bitmap, int64_t bit_offset, int64_t count) override {
-    STRATA_RETURN_NOT_OK(scratch_.Resize(count));
+    STRATA_RETURN_NOT_OK(scratch_.ReserveScratch(count));
+    scratch_.set_size(count);
     uint8_t* values = scratch_.mutable_data();
     STRATA_RETURN_NOT_OK(ExpectCount(decoder_.Decode(values, count), count, "RLE BOOLEAN"));
     for (int64_t i = 0; i < count; ++i) {
@@ -119,7 +120,10 @@ class RleBooleanValueDecoder final : public ValueDecoder {
 class DictionaryValueDecoder final : public ValueDecoder {
  public:
   DictionaryValueDecoder(const Dictionary* dictionary, MemoryPool* pool) : dictionary_(dictionary), indices_(pool) {}
-  Status SetData(int64_t, const uint8_t* data, int64_t size, int64_t file_offset) override {
+  Status SetData(int64_t num_values, const uint8_t* data, int64_t size, int64_t file_offset) override {
+    // Sized once per page for all its values (levels included: an upper bound), so batches
+    // never grow it.
+    STRATA_RETURN_NOT_OK(indices_.ReserveScratch(num_values * static_cast<int64_t>(sizeof(int32_t))));
     return decoder_.ResetForDictionaryIndices(data, size, file_offset);
   }
   Status DecodeFixed(uint8_t* out, int64_t count) override {
@@ -135,7 +139,8 @@ class DictionaryValueDecoder final : public ValueDecoder {
 
  private:
   Result<const int32_t*> Indices(int64_t count) {
-    STRATA_RETURN_NOT_OK(indices_.Resize(count * static_cast<int64_t>(sizeof(int32_t))));
+    STRATA_RETURN_NOT_OK(indices_.ReserveScratch(count * static_cast<int64_t>(sizeof(int32_t))));
+    indices_.set_size(count * static_cast<int64_t>(sizeof(int32_t)));
     auto* indices = indices_.mutable_data_as<int32_t>();
     STRATA_RETURN_NOT_OK(ExpectCount(decoder_.DecodeIndices(indices, count, dictionary_->size()), count,
                                      "dictionary indices"));
