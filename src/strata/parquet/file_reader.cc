@@ -123,6 +123,12 @@ Result<std::unique_ptr<BatchReader>> FileReader::ReadBatches(const BatchReadOpti
       reader->fields_.push_back(f);
     }
   }
+  for (const std::string& name : options.dictionary_fields) {
+    if (descriptor_->FieldIndex(name) < 0) {
+      return Status::Invalid("'{}' has no top-level field '{}' (BatchReadOptions::dictionary_fields)", source_->name(),
+                             name);
+    }
+  }
   if (options.row_groups.empty()) {
     for (int r = 0; r < num_row_groups(); ++r) reader->row_groups_.push_back(r);
   } else {
@@ -150,9 +156,15 @@ Result<std::unique_ptr<BatchReader>> FileReader::ReadBatches(const BatchReadOpti
     }
     reader->plans_.push_back(nullptr);
     TypePtr type = field->type();
-    if (options.large_binary) {
-      if (type->id() == TypeId::kString) type = large_utf8();
-      if (type->id() == TypeId::kBinary) type = large_binary();
+    const TypeId id = type->id();
+    if (id == TypeId::kString || id == TypeId::kBinary) {
+      if (options.large_binary) type = id == TypeId::kString ? large_utf8() : large_binary();
+      const auto& names = options.dictionary_fields;
+      if (options.read_dictionary && (names.empty() || std::find(names.begin(), names.end(), field->name()) != names.end())) {
+        type = dictionary(int32(), type);
+      } else if (options.string_views) {
+        type = id == TypeId::kString ? utf8_view() : binary_view();
+      }
       field = std::make_shared<Field>(field->name(), type, field->nullable(), field->metadata());
     }
     reader->output_types_.push_back(type);
@@ -257,6 +269,18 @@ void BatchReader::ReleaseRowGroup(int row_group) {
   cache_->Evict(row_group);
 }
 
+Result<std::unique_ptr<PageReader>> BatchReader::OpenPages(int row_group, int column) {
+  STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
+  const std::string where = fmt::format("'{}', column '{}' (row group {})", file_->source().name(),
+                                        location.column_path, row_group);
+  auto pages = PageReader::Make(source(), std::move(location), file_->pool(), file_->options().pages);
+  // Source errors name the file already; the pool's (a refused allocation) do not.
+  if (!pages.ok() && pages.status().message().find(file_->source().name()) == std::string::npos) {
+    return pages.status().WithContext(where);
+  }
+  return pages;
+}
+
 Status BatchReader::OpenRowGroup(int row_group) {
   // The previous row group's buffers go back to the pool first (its cache entries too, unless
   // it is the row group read again now).
@@ -278,16 +302,7 @@ Status BatchReader::OpenRowGroup(int row_group) {
       continue;
     }
     const int column = descriptor.field_first_column(fields_[i]);
-    STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
-    const std::string where = fmt::format("'{}', column '{}' (row group {})", file_->source().name(),
-                                          location.column_path, row_group);
-    auto made = PageReader::Make(source(), std::move(location), file_->pool(), file_->options().pages);
-    if (!made.ok()) {
-      return made.status().message().find(file_->source().name()) != std::string::npos
-                 ? made.status()
-                 : made.status().WithContext(where);
-    }
-    auto pages = std::move(*made);
+    STRATA_ASSIGN_OR_RETURN(auto pages, OpenPages(row_group, column));
     const ColumnMetaData& meta = *rg.columns[static_cast<size_t>(column)].meta_data;
     auto reader = ColumnReader::Make(descriptor.column(column), meta, rg.num_rows, output_types_[i], std::move(pages),
                                      file_->pool(), file_->options().pages);
@@ -313,16 +328,7 @@ Result<std::unique_ptr<NestedColumnReader>> BatchReader::OpenNestedField(int row
       continue;
     }
     const int column = first + leaf;
-    STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
-    const std::string where = fmt::format("'{}', column '{}' (row group {})", file_->source().name(),
-                                          location.column_path, row_group);
-    auto made = PageReader::Make(source(), std::move(location), file_->pool(), file_->options().pages);
-    if (!made.ok()) {
-      return made.status().message().find(file_->source().name()) != std::string::npos
-                 ? made.status()
-                 : made.status().WithContext(where);
-    }
-    auto pages = std::move(*made);
+    STRATA_ASSIGN_OR_RETURN(auto pages, OpenPages(row_group, column));
     const ColumnMetaData& meta = *rg.columns[static_cast<size_t>(column)].meta_data;
     const AssemblyNode& node = plan.leaf_node(leaf);
     STRATA_ASSIGN_OR_RETURN(auto reader, NestedLeafReader::Make(descriptor.column(column), meta, rg.num_rows,

@@ -49,6 +49,8 @@ class BatchReader {
   friend class FileReader;
   BatchReader() = default;
   Status OpenRowGroup(int row_group);
+  // The page reader of `column`'s chunk in `row_group`; errors name file, column, row group.
+  Result<std::unique_ptr<PageReader>> OpenPages(int row_group, int column);
   // The source page readers read from: the pre-buffer cache when there is one.
   RandomAccessSource* source() const;
   // Asks the cache for the chunks of row_groups_[first .. first + count).
