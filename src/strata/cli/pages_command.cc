@@ -3,6 +3,7 @@
 // "read + decompress limit" of the benchmark table): bench-compare sets the two side by side.
 // Pages are read the way scan reads them (PageReader over the same source and options), except
 // that large pages are always decompressed whole, never streamed through a window.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -47,11 +48,16 @@ struct PageTotals {
 // Walks one chunk's pages; the page spans are only measured, never decoded.
 Status ReadChunk(RandomAccessSource* source, parquet::ColumnChunkLocation location, MemoryPool* pool,
                  const parquet::PageReadOptions& options, PageTotals* totals) {
-  STRATA_ASSIGN_OR_RETURN(auto pages, parquet::PageReader::Make(source, std::move(location), pool, options));
+  // PageReader's messages name the page; the file, column and row group are added here.
+  const std::string where =
+      fmt::format("'{}', column '{}' (row group {})", source->name(), location.column_path, location.row_group);
+  auto pages = parquet::PageReader::Make(source, std::move(location), pool, options);
+  if (!pages.ok()) return pages.status().WithContext(where);
   parquet::Page page;
   while (true) {
-    STRATA_ASSIGN_OR_RETURN(const bool more, pages->Next(&page));
-    if (!more) break;
+    auto more = (*pages)->Next(&page);
+    if (!more.ok()) return more.status().WithContext(where);
+    if (!*more) break;
     // Streaming is never allowed here (AllowStreaming is not called), so every page is whole.
     if (page.type == parquet::PageType::kDictionaryPage) {
       ++totals->dictionary_pages;
@@ -91,6 +97,8 @@ Status RunPages(const PagesArgs& args) {
   // Row group by row group, columns in file order within each, as scan reads them.
   std::vector<PageTotals> per_column(leaf_columns.size());
   for (int row_group = 0; row_group < reader->num_row_groups(); ++row_group) {
+    // scan reads no page of a row group without rows (their chunks may even point nowhere).
+    if (reader->metadata().row_groups[static_cast<size_t>(row_group)].num_rows == 0) continue;
     for (size_t i = 0; i < leaf_columns.size(); ++i) {
       STRATA_ASSIGN_OR_RETURN(auto location, reader->ChunkLocation(row_group, leaf_columns[i]));
       STRATA_RETURN_NOT_OK(ReadChunk(&reader->source(), std::move(location), pool, reader_options.pages,
@@ -114,11 +122,13 @@ Status RunPages(const PagesArgs& args) {
         static_cast<long long>(total.decompressed_bytes), seconds, static_cast<long long>(memory.peak_bytes));
     return Status::OK();
   }
-  std::string out = fmt::format("{:<32} {:>8} {:>6} {:>14} {:>16} {:>16}\n", "column", "data", "dict", "values",
-                                "compressed", "decompressed");
-  auto row = [&out](const std::string& name, const PageTotals& t) {
-    fmt::format_to(std::back_inserter(out), "{:<32} {:>8} {:>6} {:>14} {:>16} {:>16}\n", name, t.data_pages,
-                   t.dictionary_pages, t.values, t.compressed_bytes, t.decompressed_bytes);
+  size_t name_width = 8;
+  for (int c : leaf_columns) name_width = std::max(name_width, descriptor.column(c).dotted_path.size());
+  std::string out = fmt::format("{:<{}} {:>8} {:>6} {:>14} {:>16} {:>16}\n", "column", name_width, "data", "dict",
+                                "values", "compressed", "decompressed");
+  auto row = [&out, name_width](const std::string& name, const PageTotals& t) {
+    fmt::format_to(std::back_inserter(out), "{:<{}} {:>8} {:>6} {:>14} {:>16} {:>16}\n", name, name_width,
+                   t.data_pages, t.dictionary_pages, t.values, t.compressed_bytes, t.decompressed_bytes);
   };
   for (size_t i = 0; i < leaf_columns.size(); ++i) {
     row(descriptor.column(leaf_columns[i]).dotted_path, per_column[i]);
