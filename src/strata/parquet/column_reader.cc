@@ -140,8 +140,21 @@ Status ColumnReader::Init() {
       conversion_ = Conversion::kCopy;
       break;
     case PhysicalType::kByteArray:
-      conversion_ = is_decimal(out) ? Conversion::kByteArrayDecimal : Conversion::kByteArray;
-      large_offsets_ = is_large_binary_like(out);
+      if (out == TypeId::kDictionary) {
+        const TypeId values = output_type_->value_type()->id();
+        if (!(is_binary_like(values) || is_large_binary_like(values)) ||
+            output_type_->index_type()->id() != TypeId::kInt32) {
+          return Status::NotImplemented("column '{}': BYTE_ARRAY values cannot be read as {}", column_.dotted_path,
+                                        output_type_->ToString());
+        }
+        conversion_ = Conversion::kByteArrayDictionary;
+        large_offsets_ = is_large_binary_like(values);
+      } else if (is_view(out)) {
+        conversion_ = Conversion::kByteArrayView;
+      } else {
+        conversion_ = is_decimal(out) ? Conversion::kByteArrayDecimal : Conversion::kByteArray;
+        large_offsets_ = is_large_binary_like(out);
+      }
       break;
     case PhysicalType::kFixedLenByteArray:
       conversion_ = is_decimal(out) ? Conversion::kBigEndianDecimal : Conversion::kCopy;
@@ -174,6 +187,8 @@ int64_t ColumnReader::memory_size() const {
   int64_t total = pages_->memory_size() + scratch_.capacity() + views_.capacity() + window_.capacity() +
                   levels_copy_.capacity();
   if (dictionary_) total += dictionary_->memory_size();
+  if (dictionary_array_ && dictionary_array_->buffers[1]) total += dictionary_array_->buffers[1]->capacity();
+  if (page_copy_) total += page_copy_->capacity();
   return total;
 }
 
@@ -195,6 +210,9 @@ Result<bool> ColumnReader::NextDataPage() {
         max_dictionary_length_ = 0;
         for (int64_t i = 0; i < dictionary_->size(); ++i) {
           max_dictionary_length_ = std::max<int64_t>(max_dictionary_length_, dictionary_->views()[i].length);
+        }
+        if (conversion_ == Conversion::kByteArrayDictionary || conversion_ == Conversion::kByteArrayView) {
+          STRATA_RETURN_NOT_OK(MakeDictionaryArray());
         }
       } else if (physical_width_ > 0) {
         STRATA_ASSIGN_OR_RETURN(dictionary_, Dictionary::MakeFixedWidth(pool_, data, size, page_.num_values,
@@ -239,6 +257,18 @@ Result<bool> ColumnReader::NextDataPage() {
                                                dictionary_.get(), pool_));
     }
     decoder_ = decoders_[encoding_index].get();
+    page_values_ = data;
+    page_values_size_ = size;
+    page_dictionary_coded_ =
+        page_.encoding == Encoding::kPlainDictionary || page_.encoding == Encoding::kRleDictionary;
+    page_copied_ = false;
+    page_buffer_index_ = -1;
+    if (conversion_ == Conversion::kByteArrayDictionary && page_dictionary_coded_) {
+      // Indices go straight into the batch: no gather through the value decoder.
+      STRATA_RETURN_NOT_OK(index_decoder_.ResetForDictionaryIndices(data, size, values_offset));
+      page_values_left_ = page_.num_values;
+      return true;
+    }
     STRATA_RETURN_NOT_OK(decoder_->SetData(page_.num_values, data, size, values_offset));
     // Scratch for the page's values, sized once per page (num_values bounds every range of it),
     // so batches never grow it; a larger page frees the old block first.
@@ -302,6 +332,10 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
       STRATA_RETURN_NOT_OK(data_->Reserve(reserve));
       break;
     }
+    case Conversion::kByteArrayDictionary:
+    case Conversion::kByteArrayView:
+      STRATA_RETURN_NOT_OK(StartOutputBatch(rows));
+      break;
     default: {
       STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_));
       STRATA_RETURN_NOT_OK(values_->Resize(rows * output_width_));
@@ -369,6 +403,8 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
   if (conversion_ == Conversion::kDiscard) {
     return ArrayData::Make(output_type_, rows, {}, rows);
   }
+  if (conversion_ == Conversion::kByteArrayDictionary) return FinishDictionaryBatch(rows, std::move(buffers[0]));
+  if (conversion_ == Conversion::kByteArrayView) return FinishViewBatch(rows, std::move(buffers[0]));
   buffers.push_back(std::move(values_));
   if (conversion_ == Conversion::kByteArray) buffers.push_back(std::move(data_));
   auto batch = ArrayData::Make(output_type_, rows, std::move(buffers), null_count_);
@@ -376,7 +412,7 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
   return batch;
 }
 
-Status ColumnReader::ValidateUtf8Values(const ArrayData& batch) const {
+Status ColumnReader::ValidateUtf8Values(const ArrayData& batch, const char* what) const {
   const uint8_t* data = batch.buffers[2] ? batch.buffers[2]->data() : nullptr;
   const int64_t size = batch.buffers[2] ? batch.buffers[2]->size() : 0;
   auto offset_at = [&](int64_t i) -> int64_t {
@@ -393,6 +429,9 @@ Status ColumnReader::ValidateUtf8Values(const ArrayData& batch) const {
   for (int64_t i = 0; i < batch.length; ++i) {
     const int64_t start = offset_at(i);
     if (!ValidateUtf8(data + start, offset_at(i + 1) - start)) {
+      if (std::string_view(what) != "batch") {
+        return Status::Corrupt("{}: value {} of the {} is not valid UTF-8", Where(), i, what);
+      }
       return Status::Corrupt("{}: value {} of the batch (row {} of the chunk) is not valid UTF-8", Where(), i,
                              rows_read_ - batch.length + i);
     }
@@ -461,6 +500,10 @@ Status ColumnReader::DecodeRange(int64_t slot, int64_t count) {
     case Conversion::kByteArrayDecimal:
       if (streaming_) return DecodeByteArraysStreamed(slot, count, validity);
       return DecodeByteArrays(slot, count, non_null, validity);
+    case Conversion::kByteArrayDictionary:
+      return DecodeDictionaryIndices(slot, count, non_null, validity);
+    case Conversion::kByteArrayView:
+      return DecodeViewRange(slot, count, non_null, validity);
     case Conversion::kDiscard:
       if (column_.physical_type == PhysicalType::kBoolean) {
         STRATA_RETURN_NOT_OK(scratch_.ResizeZeroed(bit_util::BytesForBits(non_null)));

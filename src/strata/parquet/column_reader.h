@@ -2,14 +2,18 @@
 // leaf under non-repeated groups) into Arrow-layout arrays, batch by batch. It sits between the
 // PageReader (pages) and the file reader (record batches): levels -> validity bitmap, values ->
 // the column's strata type with the logical type applied (INT96 -> timestamp[ns], decimals,
-// narrow integers, float16, fixed-size binary).
+// narrow integers, float16, fixed-size binary). String and binary columns may also come back as
+// dictionary arrays or as string views (column_reader_outputs.cc).
 #pragma once
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "strata/array/array_data.h"
 #include "strata/parquet/encoding/dictionary.h"
 #include "strata/parquet/encoding/level_decoder.h"
+#include "strata/parquet/encoding/rle_bit_packed.h"
 #include "strata/parquet/page_reader.h"
 #include "strata/parquet/schema.h"
 #include "strata/parquet/value_decoder.h"
@@ -19,7 +23,10 @@ namespace strata::parquet {
 class ColumnReader {
  public:
   // `rows_in_chunk` is the row group's row count; the chunk must hold exactly that many.
-  // `output_type` is the descriptor's type, or its large variant for binary and string.
+  // `output_type` is the descriptor's type, or its large variant for binary and string; for
+  // BYTE_ARRAY string and binary columns also dictionary<values=string|binary (or large),
+  // indices=int32> or string_view / binary_view (see BatchReadOptions::read_dictionary and
+  // string_views).
   static Result<std::unique_ptr<ColumnReader>> Make(const ColumnDescriptor& column, const ColumnMetaData& metadata,
                                                     int64_t rows_in_chunk, TypePtr output_type,
                                                     std::unique_ptr<PageReader> pages, MemoryPool* pool,
@@ -34,7 +41,11 @@ class ColumnReader {
   int64_t rows_left() const { return rows_in_chunk_ - rows_read_; }
 
   // Check that string values are valid UTF-8 (Corrupt naming the row otherwise).
-  void set_validate_utf8(bool validate) { validate_utf8_ = validate && is_string(output_type_->id()); }
+  // Dictionary outputs check their dictionary once and their non-dictionary values per batch.
+  void set_validate_utf8(bool validate) {
+    const TypeId id = output_type_->id() == TypeId::kDictionary ? output_type_->value_type()->id() : output_type_->id();
+    validate_utf8_ = validate && is_string(id);
+  }
   // Scratch held across batches (page buffers, dictionary, level and index buffers).
   int64_t memory_size() const;
 
@@ -48,6 +59,8 @@ class ColumnReader {
     kBits,              // BOOLEAN -> boolean
     kByteArray,         // BYTE_ARRAY -> binary/string (32- or 64-bit offsets)
     kByteArrayDecimal,  // BYTE_ARRAY -> decimal
+    kByteArrayDictionary,  // BYTE_ARRAY -> dictionary<string|binary, int32>
+    kByteArrayView,        // BYTE_ARRAY -> string_view / binary_view
     kDiscard,           // values decoded and dropped (null-typed columns)
   };
 
@@ -70,7 +83,25 @@ class ColumnReader {
   Status StartStreamedPage();
   Status DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
   std::string Where() const;
-  Status ValidateUtf8Values(const ArrayData& batch) const;
+  // `what` names the array in messages ("batch", "dictionary").
+  Status ValidateUtf8Values(const ArrayData& batch, const char* what = "batch") const;
+
+  // Dictionary and view outputs (column_reader_outputs.cc).
+  // The dictionary page's entries as a string/binary array whose data buffer is the
+  // dictionary's own bytes (zero-copy, keeps the dictionary alive); once per chunk.
+  Status MakeDictionaryArray();
+  Status StartOutputBatch(int64_t rows);
+  Status DecodeDictionaryIndices(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
+  Status DecodeViewRange(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
+  Result<ArrayDataPtr> FinishDictionaryBatch(int64_t rows, std::shared_ptr<Buffer> validity);
+  Result<ArrayDataPtr> FinishViewBatch(int64_t rows, std::shared_ptr<Buffer> validity);
+  // Appends dense values to the batch-local dictionary extension.
+  template <typename Offset>
+  Status AppendExtension(const ByteArrayView* views, int64_t n);
+  // The batch's data buffer index of the current page's bytes, copying the page first.
+  Result<int32_t> PageBufferIndex();
+  // Room for `bytes` more bytes in the batch's copy buffer (a new one past 2 GiB); its index.
+  Result<int32_t> CopyBufferIndex(int64_t bytes);
 
   const ColumnDescriptor& column_;
   const ColumnMetaData& metadata_;
@@ -97,7 +128,8 @@ class ColumnReader {
   int64_t page_values_left_ = 0;
   int64_t page_value_offset_ = 0;  // file offset of the current page's values, for messages
   LevelDecoder definition_levels_;
-  std::unique_ptr<Dictionary> dictionary_;
+  // Shared: dictionary and view outputs hand its bytes to arrays that outlive the reader.
+  std::shared_ptr<Dictionary> dictionary_;
   std::unique_ptr<ValueDecoder> decoders_[10];  // by Encoding value, made on first use
   ValueDecoder* decoder_ = nullptr;
 
@@ -117,6 +149,31 @@ class ColumnReader {
   int64_t window_begin_ = 0;
   int64_t window_end_ = 0;
   ResizableBuffer levels_copy_;
+
+  // Dictionary and view outputs.
+  const uint8_t* page_values_ = nullptr;  // the current page's value bytes (after v1 levels)
+  int64_t page_values_size_ = 0;
+  bool page_dictionary_coded_ = false;
+  std::shared_ptr<Buffer> dictionary_bytes_;  // the dictionary's entry bytes, back to back
+  ArrayDataPtr dictionary_array_;             // kByteArrayDictionary: the chunk's dictionary
+  RleBitPackedDecoder index_decoder_;         // kByteArrayDictionary: dictionary-coded pages
+  // Batch-local dictionary extension (values of pages that are not dictionary-coded), and the
+  // ranges of batch slots [first, first + count) whose indices refer to it.
+  std::shared_ptr<ResizableBuffer> extension_offsets_;
+  std::shared_ptr<ResizableBuffer> extension_data_;
+  int64_t extension_length_ = 0;
+  bool batch_used_dictionary_ = false;
+  std::vector<std::pair<int64_t, int64_t>> extension_ranges_;
+  // kByteArrayView: the batch's data buffers; indices of the current page's copy and of the
+  // dictionary bytes among them (-1: not yet in this batch).
+  std::vector<std::shared_ptr<Buffer>> view_buffers_;
+  int32_t page_buffer_index_ = -1;
+  int32_t dictionary_buffer_index_ = -1;
+  int32_t copy_buffer_index_ = -1;
+  std::shared_ptr<ResizableBuffer> copy_buffer_;  // values copied out (DELTA_BYTE_ARRAY, ...)
+  // The last page copy: reused for the next page once no array refers to it any more.
+  std::shared_ptr<ResizableBuffer> page_copy_;
+  bool page_copied_ = false;
 };
 
 }  // namespace strata::parquet

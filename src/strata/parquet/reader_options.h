@@ -45,6 +45,27 @@ struct BatchReadOptions {
   bool validate_utf8 = false;
   // Return string and binary columns with 64-bit offsets (large_string, large_binary).
   bool large_binary = false;
+  // Flat string and binary columns come back as dictionary<values=string|binary, indices=int32>
+  // (large_string / large_binary values with `large_binary`): the indices of dictionary-encoded
+  // pages are decoded straight into the batch, and the chunk's dictionary page becomes one
+  // dictionary array per row group, shared (zero-copy) by every batch of it. Values of pages
+  // that are not dictionary-encoded (a writer's fallback to PLAIN when its dictionary grew too
+  // large, or a chunk without a dictionary) go to a batch-local dictionary: such a batch's
+  // dictionary is the chunk's dictionary followed by those values when the batch also holds
+  // dictionary-encoded values (the fallback batch: a copy), else those values alone (indices
+  // 0, 1, 2, ...). Takes precedence over `string_views`. Nested fields are not affected.
+  bool read_dictionary = false;
+  // With read_dictionary: only these top-level fields (by name); empty = every flat string or
+  // binary field.
+  std::vector<std::string> dictionary_fields;
+  // Flat string and binary columns come back as string_view / binary_view (Arrow's 16-byte
+  // views; values of up to 12 bytes inline). Longer values point into the dictionary's bytes
+  // (dictionary-encoded pages) or into a copy of the decoded page (PLAIN and
+  // DELTA_LENGTH_BYTE_ARRAY pages) that the batch shares; DELTA_BYTE_ARRAY values are copied
+  // into a batch-local buffer. No 2 GiB limit applies (several data buffers). Large PLAIN
+  // pages are then decoded whole rather than streamed through a window (the array refers to
+  // them). Nested fields are not affected.
+  bool string_views = false;
 
   Status Validate() const;
 };
