@@ -85,7 +85,15 @@ struct BuiltFile {
   int64_t rows = 0;
 };
 
-enum class Scenario { kPlainInt64, kPlainInt64Nulls, kDictionaryStrings, kDeltaInt64, kByteStreamSplitDouble, kNineByte };
+enum class Scenario {
+  kPlainInt64,
+  kPlainInt64Nulls,
+  kDictionaryStrings,
+  kPlainStrings,
+  kDeltaInt64,
+  kByteStreamSplitDouble,
+  kNineByte
+};
 
 // Each scenario's file, built on first use and kept for the process.
 const BuiltFile& FileFor(Scenario scenario) {
@@ -107,6 +115,12 @@ const BuiltFile& FileFor(Scenario scenario) {
       column.physical_type = PhysicalType::kByteArray;
       column.logical_type = pt::StringLogicalType();
       column.encoding = Encoding::kRleDictionary;
+      column.size_statistics = true;
+      values = VocabularyStrings();
+      break;
+    case Scenario::kPlainStrings:
+      column.physical_type = PhysicalType::kByteArray;
+      column.logical_type = pt::StringLogicalType();
       column.size_statistics = true;
       values = VocabularyStrings();
       break;
@@ -185,9 +199,13 @@ std::shared_ptr<RandomAccessSource> SourceFor(const BuiltFile& file) {
   return *source;
 }
 
+// How string columns come back (BatchReadOptions).
+enum class StringOutput { kOffsets, kViews, kDictionary };
+
 // Reads every batch of the file (each released before the next), or with `whole_file` keeps
 // them all (a table), as an engine materialising the file would.
-void ReadFile(benchmark::State& state, const BuiltFile& file, int64_t batch_rows, bool whole_file = false) {
+void ReadFile(benchmark::State& state, const BuiltFile& file, int64_t batch_rows, bool whole_file = false,
+              StringOutput output = StringOutput::kOffsets) {
   auto pool = MakeSystemMemoryPool();
   int64_t decoded_bytes = 0;
   strata::testing::BenchmarkMemory memory(state, pool.get());
@@ -199,6 +217,8 @@ void ReadFile(benchmark::State& state, const BuiltFile& file, int64_t batch_rows
     }
     BatchReadOptions options;
     options.batch_rows = batch_rows;
+    options.string_views = output == StringOutput::kViews;
+    options.read_dictionary = output == StringOutput::kDictionary;
     decoded_bytes = 0;
     if (whole_file) {
       auto table = (*reader)->ReadTable(options);
@@ -238,6 +258,18 @@ void BM_ReadDictionaryStrings(benchmark::State& state) {
   ReadFile(state, FileFor(Scenario::kDictionaryStrings), 64 * 1024);
 }
 BENCHMARK(BM_ReadDictionaryStrings)->Unit(benchmark::kMillisecond);
+
+// The same 10..21-byte strings (1000 distinct) as offsets + data (0), string views (1) or,
+// dictionary-encoded only, dictionary arrays (2). Compare time and bytes_allocated.
+void BM_ReadStringsPlainAs(benchmark::State& state) {
+  ReadFile(state, FileFor(Scenario::kPlainStrings), 64 * 1024, false, static_cast<StringOutput>(state.range(0)));
+}
+BENCHMARK(BM_ReadStringsPlainAs)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+void BM_ReadStringsDictionaryAs(benchmark::State& state) {
+  ReadFile(state, FileFor(Scenario::kDictionaryStrings), 64 * 1024, false, static_cast<StringOutput>(state.range(0)));
+}
+BENCHMARK(BM_ReadStringsDictionaryAs)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 void BM_ReadDeltaBinaryPackedInt64(benchmark::State& state) {
   ReadFile(state, FileFor(Scenario::kDeltaInt64), 64 * 1024);
