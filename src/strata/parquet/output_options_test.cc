@@ -16,6 +16,7 @@
 #include "strata/parquet/file_reader.h"
 #include "strata/parquet/testing/file_builder.h"
 #include "strata/parquet/thrift/parquet_types.h"
+#include "strata/testing/test_data.h"
 
 namespace strata::parquet {
 namespace {
@@ -489,6 +490,60 @@ TEST(OutputOptionsFallbackTest, ViewsOutliveTheReader) {
       if (!kept[k]) continue;
       Strings want(expected.begin() + static_cast<int64_t>(k) * 250, expected.begin() + static_cast<int64_t>(k + 1) * 250);
       EXPECT_EQ(ToStrings(kept[k]->column(0)), want) << k;
+    }
+  }
+  EXPECT_EQ(pool->bytes_in_use(), 0);
+}
+
+// Files of other writers (parquet-testing): both outputs equal the default read, field by
+// field (strings compared as values, other columns as arrays); a file the default read refuses
+// is refused by both.
+TEST(OutputOptionsCorpusTest, EqualsDefaultPath) {
+  STRATA_REQUIRE_PARQUET_TESTING();
+  const char* files[] = {"alltypes_dictionary", "alltypes_plain", "alltypes_plain.snappy", "alltypes_tiny_pages",
+                         "binary", "binary_truncated_min_max", "byte_array_decimal", "concatenated_gzip_members",
+                         "data_index_bloom_encoding_stats", "datapage_v1-snappy-compressed-checksum",
+                         "datapage_v2.snappy", "delta_byte_array", "delta_encoding_required_column",
+                         "delta_length_byte_array", "dict-page-offset-zero", "nation.dict-malformed",
+                         "nulls.snappy", "page_v2_empty_compressed", "plain-dict-uncompressed-checksum",
+                         "rle-dict-snappy-checksum", "unknown-logical-type"};
+  auto pool = MakeSystemMemoryPool();
+  for (const char* name : files) {
+    SCOPED_TRACE(name);
+    auto reader = FileReader::OpenFile(strata::testing::ParquetTestingFile(std::string("data/") + name + ".parquet"),
+                                       pool.get());
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    BatchReadOptions defaults;
+    defaults.batch_rows = 100;
+    auto base = (*reader)->ReadTable(defaults);
+    for (int mode = 0; mode < 2; ++mode) {
+      BatchReadOptions options = defaults;
+      options.read_dictionary = mode == 0;
+      options.string_views = mode == 1;
+      auto read = (*reader)->ReadTable(options);
+      if (!base.ok()) {
+        ASSERT_FALSE(read.ok());
+        EXPECT_EQ(read.status().code(), base.status().code()) << read.status().ToString();
+        continue;
+      }
+      ASSERT_TRUE(read.ok()) << read.status().ToString();
+      ASSERT_EQ((*read)->num_columns(), (*base)->num_columns());
+      for (int f = 0; f < (*base)->num_columns(); ++f) {
+        const auto& want = (*base)->column(f);
+        const auto& got = (*read)->column(f);
+        ASSERT_EQ(got->num_chunks(), want->num_chunks());
+        for (int k = 0; k < want->num_chunks(); ++k) {
+          const Array& w = want->chunk(k);
+          const Array& g = got->chunk(k);
+          EXPECT_TRUE(ValidateFull(*g.data()).ok());
+          if (w.type_id() == TypeId::kString || w.type_id() == TypeId::kBinary) {
+            EXPECT_NE(g.type_id(), w.type_id());
+            EXPECT_EQ(ToStrings(g), ToStrings(w)) << "field " << f << ", chunk " << k;
+          } else {
+            EXPECT_TRUE(g.Equals(w)) << "field " << f << ", chunk " << k;
+          }
+        }
+      }
     }
   }
   EXPECT_EQ(pool->bytes_in_use(), 0);
