@@ -28,31 +28,39 @@ namespace pt = strata::parquet::testing;
 constexpr int kLargeRowGroups = 10;
 constexpr int64_t kLargeRowsPerGroup = 600'000;  // about 25 MB of column chunks each (250 MB in all)
 
-// The file, written once per test binary to a temporary folder and removed at exit.
-class LargeFileEnvironment : public ::testing::Environment {
+// The file, written to a temporary folder on first use (CTest runs each test in its own process:
+// only the tests that need it pay the ~4 s of writing it) and removed at exit.
+class LargeFile {
  public:
-  void SetUp() override {
+  static const LargeFile& Get() {
+    static const LargeFile file;
+    return file;
+  }
+  ~LargeFile() {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+  const std::string& path() const { return path_; }
+  int64_t size() const { return size_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  LargeFile() {
     dir_ = std::filesystem::temp_directory_path() / ("strata_prebuffer_test_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
     path_ = (dir_ / "mixed.parquet").string();
     auto size = pt::WriteMixedFile(path_, kLargeRowGroups, kLargeRowsPerGroup);
-    ASSERT_TRUE(size.ok()) << size.status().ToString();
-    size_ = *size;
+    if (size.ok()) {
+      size_ = *size;
+    } else {
+      error_ = size.status().ToString();
+    }
   }
-  void TearDown() override {
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-  static const std::string& path() { return path_; }
-  static int64_t size() { return size_; }
-
- private:
   std::filesystem::path dir_;
-  static inline std::string path_;
-  static inline int64_t size_ = 0;
+  std::string path_;
+  int64_t size_ = 0;
+  std::string error_;
 };
-
-const auto* const kLargeFile = ::testing::AddGlobalTestEnvironment(new LargeFileEnvironment);
 
 // Bytes of the column chunks of `row_group` (all columns).
 int64_t ChunkBytes(const FileReader& reader, int row_group) {
@@ -79,12 +87,13 @@ struct RowGroupMemory {
 class FlatPeakTest : public ::testing::TestWithParam<bool> {};
 
 TEST_P(FlatPeakTest, PeakPerRowGroupStaysLevelAndCacheEmptiesAtTheEnd) {
-  ASSERT_FALSE(LargeFileEnvironment::path().empty());
+  const LargeFile& file = LargeFile::Get();
+  ASSERT_TRUE(file.error().empty()) << file.error();
   const bool pre_buffer = GetParam();
   auto pool = MakeSystemMemoryPool();
   FileReaderOptions options;
   options.pre_buffer = pre_buffer;
-  auto reader = FileReader::OpenFile(LargeFileEnvironment::path(), pool.get(), options);
+  auto reader = FileReader::OpenFile(file.path(), pool.get(), options);
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   ASSERT_EQ((*reader)->num_row_groups(), kLargeRowGroups);
   auto batches = (*reader)->ReadBatches();
@@ -130,7 +139,7 @@ TEST_P(FlatPeakTest, PeakPerRowGroupStaysLevelAndCacheEmptiesAtTheEnd) {
                          ChunkBytes(**reader, g), m.largest_batch, m.peak_above_baseline);
   }
   // Printed on success too: the figures the design's claims rest on.
-  const std::string figures = fmt::format("pre_buffer {}, file {} bytes:\n{}", pre_buffer, LargeFileEnvironment::size(), table);
+  const std::string figures = fmt::format("pre_buffer {}, file {} bytes:\n{}", pre_buffer, file.size(), table);
   std::fputs(figures.c_str(), stdout);
   SCOPED_TRACE(figures);
   const double first = static_cast<double>(memory.front().peak_above_baseline);
