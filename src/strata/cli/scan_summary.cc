@@ -1,6 +1,8 @@
 #include "strata/cli/scan_summary.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <optional>
 
@@ -21,12 +23,19 @@ FormatTimeUnit ToFormatUnit(TimeUnit unit) {
   return FormatTimeUnit::kSecond;
 }
 
-inline bool IsValidAt(const ArrayData& a, int64_t i) {
-  const uint8_t* bits = a.validity_data();
-  if (bits == nullptr) return a.type->id() != TypeId::kNull;
-  const int64_t bit = a.offset + i;
-  return (bits[bit >> 3] >> (bit & 7)) & 1;
-}
+// Validity of an array's slots, looked up once per batch rather than per value.
+struct Validity {
+  explicit Validity(const ArrayData& a)
+      : bits(a.validity_data()), offset(a.offset), all_valid(bits == nullptr || a.GetNullCount() == 0) {}
+  bool operator()(int64_t i) const {
+    if (all_valid) return true;
+    const int64_t bit = offset + i;
+    return (bits[bit >> 3] >> (bit & 7)) & 1;
+  }
+  const uint8_t* bits;
+  int64_t offset;
+  bool all_valid;
+};
 
 int64_t BufferBytes(const ArrayData& a) {
   int64_t total = 0;
@@ -151,19 +160,36 @@ class ColumnSummary {
   template <typename T>
   void AddIntegers(const ArrayData& a) {
     const T* values = a.buffers[1]->data_as<T>() + a.offset;
-    for (int64_t i = 0; i < a.length; ++i) {
-      if (!IsValidAt(a, i)) continue;
-      const int64_t v = values[i];
-      if (!has_value_ || v < int_min_) int_min_ = v;
-      if (!has_value_ || v > int_max_) int_max_ = v;
-      has_value_ = true;
+    const Validity valid(a);
+    T lo = std::numeric_limits<T>::max();
+    T hi = std::numeric_limits<T>::min();
+    bool any = false;
+    if (valid.all_valid) {
+      // No nulls: a branch-free loop the compiler vectorises.
+      for (int64_t i = 0; i < a.length; ++i) {
+        lo = std::min(lo, values[i]);
+        hi = std::max(hi, values[i]);
+      }
+      any = a.length > 0;
+    } else {
+      for (int64_t i = 0; i < a.length; ++i) {
+        if (!valid(i)) continue;
+        lo = std::min(lo, values[i]);
+        hi = std::max(hi, values[i]);
+        any = true;
+      }
     }
+    if (!any) return;
+    if (!has_value_ || lo < int_min_) int_min_ = lo;
+    if (!has_value_ || hi > int_max_) int_max_ = hi;
+    has_value_ = true;
   }
   template <typename T>
   void AddUnsigned(const ArrayData& a) {
     const T* values = a.buffers[1]->data_as<T>() + a.offset;
+    const Validity valid(a);
     for (int64_t i = 0; i < a.length; ++i) {
-      if (!IsValidAt(a, i)) continue;
+      if (!valid(i)) continue;
       const uint64_t v = values[i];
       if (!has_value_ || v < uint_min_) uint_min_ = v;
       if (!has_value_ || v > uint_max_) uint_max_ = v;
@@ -172,8 +198,9 @@ class ColumnSummary {
   }
   void AddBooleans(const ArrayData& a) {
     const uint8_t* bits = a.buffers[1]->data();
+    const Validity valid(a);
     for (int64_t i = 0; i < a.length; ++i) {
-      if (!IsValidAt(a, i)) continue;
+      if (!valid(i)) continue;
       const int64_t bit = a.offset + i;
       const int64_t v = (bits[bit >> 3] >> (bit & 7)) & 1;
       if (!has_value_ || v < int_min_) int_min_ = v;
@@ -184,8 +211,9 @@ class ColumnSummary {
   template <typename Get>
   void AddFloats(const ArrayData& a, Get get) {
     const uint8_t* values = a.buffers[1]->data();
+    const Validity valid(a);
     for (int64_t i = 0; i < a.length; ++i) {
-      if (!IsValidAt(a, i)) continue;
+      if (!valid(i)) continue;
       const double v = get(values, a.offset + i);
       if (std::isnan(v)) {
         saw_nan_ = true;
@@ -198,8 +226,9 @@ class ColumnSummary {
   }
   void AddDecimal128(const ArrayData& a) {
     const uint8_t* values = a.buffers[1]->data();
+    const Validity valid(a);
     for (int64_t i = 0; i < a.length; ++i) {
-      if (!IsValidAt(a, i)) continue;
+      if (!valid(i)) continue;
       __int128 v;
       std::memcpy(&v, values + 16 * (a.offset + i), 16);
       if (!has_value_ || v < decimal_min_) decimal_min_ = v;
@@ -211,19 +240,33 @@ class ColumnSummary {
   void AddBinary(const ArrayData& a) {
     const Offset* offsets = a.buffers[1]->data_as<Offset>() + a.offset;
     const char* data = a.buffers[2] ? reinterpret_cast<const char*>(a.buffers[2]->data()) : "";
+    const Validity valid(a);
+    // The batch's extremes as views into it; copied out once per batch, not per new extreme.
+    std::string_view lo, hi;
+    bool any = false;
     for (int64_t i = 0; i < a.length; ++i) {
-      if (!IsValidAt(a, i)) continue;
+      if (!valid(i)) continue;
       std::string_view v(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
-      if (!has_value_ || v < bytes_min_) bytes_min_.assign(v);
-      if (!has_value_ || v > bytes_max_) bytes_max_.assign(v);
-      has_value_ = true;
+      if (!any) {
+        lo = hi = v;
+        any = true;
+      } else if (v < lo) {
+        lo = v;
+      } else if (v > hi) {
+        hi = v;
+      }
     }
+    if (!any) return;
+    if (!has_value_ || lo < bytes_min_) bytes_min_.assign(lo);
+    if (!has_value_ || hi > bytes_max_) bytes_max_.assign(hi);
+    has_value_ = true;
   }
   void AddFixedBytes(const ArrayData& a) {
     const int width = type_->byte_width();
     const char* values = reinterpret_cast<const char*>(a.buffers[1]->data());
+    const Validity valid(a);
     for (int64_t i = 0; i < a.length; ++i) {
-      if (!IsValidAt(a, i)) continue;
+      if (!valid(i)) continue;
       std::string_view v(values + width * (a.offset + i), static_cast<size_t>(width));
       if (type_->id() == TypeId::kDecimal256) {
         // Little-endian two's complement: compare as big-endian with the sign bit flipped.
