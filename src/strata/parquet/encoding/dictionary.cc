@@ -69,8 +69,28 @@ Result<std::unique_ptr<Dictionary>> Dictionary::MakeByteArray(MemoryPool* pool, 
   return dict;
 }
 
+namespace {
+
+// A constant width turns each memcpy into one or two moves; a runtime width calls memmove
+// per value (5.7% of a lineitem scan's profile before this).
+template <size_t kWidth>
+void GatherWidth(const uint8_t* dict, const int32_t* indices, int64_t n, uint8_t* out) {
+  for (int64_t i = 0; i < n; ++i) {
+    std::memcpy(out + static_cast<size_t>(i) * kWidth, dict + static_cast<size_t>(indices[i]) * kWidth, kWidth);
+  }
+}
+
+}  // namespace
+
 void Dictionary::GatherFixedBytes(const int32_t* indices, int64_t n, uint8_t* out) const {
   const uint8_t* dict = values_.data();
+  switch (value_width_) {
+    case 4: return GatherWidth<4>(dict, indices, n, out);
+    case 8: return GatherWidth<8>(dict, indices, n, out);
+    case 12: return GatherWidth<12>(dict, indices, n, out);
+    case 16: return GatherWidth<16>(dict, indices, n, out);
+    default: break;
+  }
   const size_t width = static_cast<size_t>(value_width_);
   for (int64_t i = 0; i < n; ++i) {
     std::memcpy(out + i * width, dict + static_cast<size_t>(indices[i]) * width, width);
