@@ -7,61 +7,10 @@
 #include <fmt/format.h>
 
 #include "strata/array/utf8.h"
+#include "strata/parquet/value_conversion.h"
 #include "strata/util/bit_util.h"
 
 namespace strata::parquet {
-namespace {
-
-inline bool IsSet(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
-
-// Moves `non_null` dense values at the front of `out` to the valid slots of [0, count) (bits
-// [slot, slot + count) of `validity`), zeroing null slots. Backwards, so it works in place.
-template <int kWidth>
-void SpreadFixed(uint8_t* out, int width, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
-  const int w = kWidth > 0 ? kWidth : width;
-  int64_t j = non_null - 1;
-  for (int64_t i = count - 1; i >= 0 && j < i; --i) {
-    if (IsSet(validity, slot + i)) {
-      std::memcpy(out + i * w, out + j * w, static_cast<size_t>(w));
-      --j;
-    } else {
-      std::memset(out + i * w, 0, static_cast<size_t>(w));
-    }
-  }
-}
-
-void Spread(uint8_t* out, int width, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
-  if (non_null == count) return;
-  switch (width) {
-    case 1: return SpreadFixed<1>(out, width, validity, slot, count, non_null);
-    case 2: return SpreadFixed<2>(out, width, validity, slot, count, non_null);
-    case 4: return SpreadFixed<4>(out, width, validity, slot, count, non_null);
-    case 8: return SpreadFixed<8>(out, width, validity, slot, count, non_null);
-    case 16: return SpreadFixed<16>(out, width, validity, slot, count, non_null);
-    default: return SpreadFixed<0>(out, width, validity, slot, count, non_null);
-  }
-}
-
-// The same for bits: dense bits at [slot, slot + non_null) move to the valid slots.
-void SpreadBits(uint8_t* bits, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
-  int64_t j = non_null - 1;
-  for (int64_t i = count - 1; i >= 0 && j < i; --i) {
-    const int64_t dst = slot + i;
-    bool value = false;
-    if (IsSet(validity, dst)) value = IsSet(bits, slot + j--);
-    const uint8_t mask = static_cast<uint8_t>(1u << (dst & 7));
-    bits[dst >> 3] = value ? (bits[dst >> 3] | mask) : (bits[dst >> 3] & ~mask);
-  }
-}
-
-// Big-endian two's complement of `length` bytes -> little-endian, sign-extended to `width`.
-inline void BigEndianToDecimal(const uint8_t* in, int64_t length, uint8_t* out, int width) {
-  const uint8_t fill = (length > 0 && (in[0] & 0x80)) ? 0xff : 0x00;
-  for (int64_t i = 0; i < length; ++i) out[i] = in[length - 1 - i];
-  std::memset(out + length, fill, static_cast<size_t>(width - length));
-}
-
-}  // namespace
 
 ColumnReader::ColumnReader(const ColumnDescriptor& column, const ColumnMetaData& metadata, int64_t rows_in_chunk,
                            TypePtr output_type, std::unique_ptr<PageReader> pages, MemoryPool* pool,
@@ -118,57 +67,22 @@ Status ColumnReader::Init() {
     conversion_ = Conversion::kDiscard;
     return Status::OK();
   }
-  switch (column_.physical_type) {
-    case PhysicalType::kBoolean:
-      conversion_ = Conversion::kBits;
-      break;
-    case PhysicalType::kInt32:
-    case PhysicalType::kInt64:
-      if (is_decimal(out)) {
-        conversion_ = Conversion::kSignExtend;
-      } else if (output_width_ < physical_width_) {
-        conversion_ = Conversion::kNarrow;
-      } else {
-        conversion_ = Conversion::kCopy;
+  STRATA_ASSIGN_OR_RETURN(conversion_, ChooseValueConversion(column_, *output_type_));
+  if (conversion_ == Conversion::kByteArray) {
+    if (out == TypeId::kDictionary) {
+      const TypeId values = output_type_->value_type()->id();
+      if (!(is_binary_like(values) || is_large_binary_like(values)) ||
+          output_type_->index_type()->id() != TypeId::kInt32) {
+        return Status::NotImplemented("column '{}': BYTE_ARRAY values cannot be read as {}", column_.dotted_path,
+                                      output_type_->ToString());
       }
-      break;
-    case PhysicalType::kInt96:
-      conversion_ = Conversion::kInt96ToNanos;
-      break;
-    case PhysicalType::kFloat:
-    case PhysicalType::kDouble:
-      conversion_ = Conversion::kCopy;
-      break;
-    case PhysicalType::kByteArray:
-      if (out == TypeId::kDictionary) {
-        const TypeId values = output_type_->value_type()->id();
-        if (!(is_binary_like(values) || is_large_binary_like(values)) ||
-            output_type_->index_type()->id() != TypeId::kInt32) {
-          return Status::NotImplemented("column '{}': BYTE_ARRAY values cannot be read as {}", column_.dotted_path,
-                                        output_type_->ToString());
-        }
-        conversion_ = Conversion::kByteArrayDictionary;
-        large_offsets_ = is_large_binary_like(values);
-      } else if (is_view(out)) {
-        conversion_ = Conversion::kByteArrayView;
-      } else {
-        conversion_ = is_decimal(out) ? Conversion::kByteArrayDecimal : Conversion::kByteArray;
-        large_offsets_ = is_large_binary_like(out);
-      }
-      break;
-    case PhysicalType::kFixedLenByteArray:
-      conversion_ = is_decimal(out) ? Conversion::kBigEndianDecimal : Conversion::kCopy;
-      if (conversion_ == Conversion::kBigEndianDecimal && physical_width_ > output_width_) {
-        return Status::Corrupt("column '{}': {}-byte decimal values do not fit {}", column_.dotted_path,
-                               physical_width_, output_type_->ToString());
-      }
-      break;
-    default:
-      return Status::Corrupt("column '{}' has an unknown physical type", column_.dotted_path);
-  }
-  if (conversion_ == Conversion::kCopy && physical_width_ != output_width_) {
-    return Status::NotImplemented("column '{}': {} values cannot be read as {}", column_.dotted_path,
-                                  PhysicalTypeName(column_.physical_type), output_type_->ToString());
+      conversion_ = Conversion::kByteArrayDictionary;
+      large_offsets_ = is_large_binary_like(values);
+    } else if (is_view(out)) {
+      conversion_ = Conversion::kByteArrayView;
+    } else {
+      large_offsets_ = is_large_binary_like(out);
+    }
   }
   if (conversion_ == Conversion::kByteArray && rows_in_chunk_ > 0) {
     // Size the data buffer once per batch: the exact unencoded size when the writer recorded
@@ -455,7 +369,7 @@ Status ColumnReader::DecodeRange(int64_t slot, int64_t count) {
     case Conversion::kCopy: {
       uint8_t* out = values_->mutable_data() + slot * output_width_;
       STRATA_RETURN_NOT_OK(DecodeDenseFixed(out, non_null));
-      Spread(out, output_width_, validity, slot, count, non_null);
+      SpreadValues(out, output_width_, validity, slot, count, non_null);
       return Status::OK();
     }
     case Conversion::kNarrow:
@@ -467,33 +381,8 @@ Status ColumnReader::DecodeRange(int64_t slot, int64_t count) {
       STRATA_RETURN_NOT_OK(DecodeDenseFixed(scratch_.mutable_data(), non_null));
       uint8_t* out = values_->mutable_data() + slot * output_width_;
       const int w = output_width_;
-      if (conversion_ == Conversion::kNarrow) {
-        // Little-endian: the low bytes of the int32 are the narrow value.
-        for (int64_t i = 0; i < non_null; ++i) std::memcpy(out + i * w, in + i * 4, static_cast<size_t>(w));
-      } else if (conversion_ == Conversion::kSignExtend) {
-        for (int64_t i = 0; i < non_null; ++i) {
-          const int64_t v = physical_width_ == 4 ? int64_t{reinterpret_cast<const int32_t*>(in)[i]}
-                                                 : reinterpret_cast<const int64_t*>(in)[i];
-          std::memcpy(out + i * w, &v, 8);
-          std::memset(out + i * w + 8, v < 0 ? 0xff : 0x00, static_cast<size_t>(w - 8));
-        }
-      } else if (conversion_ == Conversion::kBigEndianDecimal) {
-        for (int64_t i = 0; i < non_null; ++i) BigEndianToDecimal(in + i * physical_width_, physical_width_, out + i * w, w);
-      } else {
-        // INT96: 8 bytes nanoseconds of day, 4 bytes Julian day; wrapping arithmetic as other
-        // engines do for out-of-range days.
-        constexpr int64_t kJulianEpochDay = 2440588;
-        constexpr uint64_t kNanosPerDay = 86400ULL * 1000000000ULL;
-        for (int64_t i = 0; i < non_null; ++i) {
-          uint64_t nanos;
-          int32_t day;
-          std::memcpy(&nanos, in + i * 12, 8);
-          std::memcpy(&day, in + i * 12 + 8, 4);
-          const uint64_t value = static_cast<uint64_t>(int64_t{day} - kJulianEpochDay) * kNanosPerDay + nanos;
-          std::memcpy(out + i * 8, &value, 8);
-        }
-      }
-      Spread(out, w, validity, slot, count, non_null);
+      ConvertFixedValues(conversion_, in, physical_width_, non_null, out, w);
+      SpreadValues(out, w, validity, slot, count, non_null);
       return Status::OK();
     }
     case Conversion::kByteArray:
@@ -529,7 +418,7 @@ Status ColumnReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_n
     uint8_t* out = values_->mutable_data() + slot * w;
     int64_t j = 0;
     for (int64_t i = 0; i < count; ++i) {
-      if (validity != nullptr && !IsSet(validity, slot + i)) {
+      if (validity != nullptr && !IsBitSet(validity, slot + i)) {
         std::memset(out + i * w, 0, static_cast<size_t>(w));
         continue;
       }
@@ -568,7 +457,7 @@ Status ColumnReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_n
       }
     } else {
       for (int64_t i = 0; i < count; ++i) {
-        if (IsSet(validity, slot + i)) {
+        if (IsBitSet(validity, slot + i)) {
           const ByteArrayView& v = views[j++];
           if (v.length != 0) std::memcpy(data + position, v.data, v.length);
           position += v.length;
@@ -677,7 +566,7 @@ Status ColumnReader::DecodeByteArraysStreamed(int64_t slot, int64_t count, const
   auto write = [&](auto* offsets) -> Status {
     using Offset = std::remove_pointer_t<decltype(offsets)>;
     for (int64_t i = 0; i < count; ++i) {
-      if (validity == nullptr || IsSet(validity, slot + i)) {
+      if (validity == nullptr || IsBitSet(validity, slot + i)) {
         STRATA_ASSIGN_OR_RETURN(int64_t available, EnsureWindow(4));
         if (available < 4) return Status::Corrupt("page at offset {}: PLAIN byte arrays end early", page_.file_offset);
         uint32_t length;

@@ -16,6 +16,7 @@
 #include "strata/parquet/encoding/rle_bit_packed.h"
 #include "strata/parquet/page_reader.h"
 #include "strata/parquet/schema.h"
+#include "strata/parquet/value_conversion.h"
 #include "strata/parquet/value_decoder.h"
 
 namespace strata::parquet {
@@ -50,19 +51,7 @@ class ColumnReader {
   int64_t memory_size() const;
 
  private:
-  enum class Conversion {
-    kCopy,              // same bytes (int32 -> int32/date32/time32, int64 -> timestamp, flba -> fsb, ...)
-    kNarrow,            // INT32 -> int8/int16/uint8/uint16 (truncate)
-    kSignExtend,        // INT32/INT64 -> decimal128/decimal256
-    kBigEndianDecimal,  // FIXED_LEN_BYTE_ARRAY -> decimal128/decimal256
-    kInt96ToNanos,      // INT96 -> timestamp[ns]
-    kBits,              // BOOLEAN -> boolean
-    kByteArray,         // BYTE_ARRAY -> binary/string (32- or 64-bit offsets)
-    kByteArrayDecimal,  // BYTE_ARRAY -> decimal
-    kByteArrayDictionary,  // BYTE_ARRAY -> dictionary<string|binary, int32>
-    kByteArrayView,        // BYTE_ARRAY -> string_view / binary_view
-    kDiscard,           // values decoded and dropped (null-typed columns)
-  };
+  using Conversion = ValueConversion;
 
   ColumnReader(const ColumnDescriptor& column, const ColumnMetaData& metadata, int64_t rows_in_chunk,
                TypePtr output_type, std::unique_ptr<PageReader> pages, MemoryPool* pool, int64_t window_bytes);

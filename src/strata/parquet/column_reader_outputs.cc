@@ -17,7 +17,6 @@ namespace {
 
 constexpr int64_t kMaxViewOffset = std::numeric_limits<int32_t>::max();
 
-inline bool IsSet(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
 
 // A Buffer over bytes owned by something else, which it keeps alive.
 struct SharedBytes {
@@ -36,7 +35,7 @@ std::shared_ptr<Buffer> ShareBytes(std::shared_ptr<const void> owner, const uint
 // [slot, slot + count) of `validity`); null slots get index 0. Backwards, so it works in place.
 void SpreadIndices(int32_t* out, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
   int64_t j = non_null - 1;
-  for (int64_t i = count - 1; i >= 0 && j < i; --i) out[i] = IsSet(validity, slot + i) ? out[j--] : 0;
+  for (int64_t i = count - 1; i >= 0 && j < i; --i) out[i] = IsBitSet(validity, slot + i) ? out[j--] : 0;
 }
 
 // One 16-byte view: the value inline (up to 12 bytes, zero-padded) or its 4-byte prefix and
@@ -81,7 +80,7 @@ void WriteViews(const ByteArrayView* values, int64_t count, int64_t non_null, co
     int64_t j = 0;
     for (int64_t i = 0; i < count; ++i) {
       uint8_t* view = out + i * view_layout::kViewSize;
-      if (IsSet(validity, slot + i)) {
+      if (IsBitSet(validity, slot + i)) {
         one(view, values[j++]);
       } else {
         std::memset(view, 0, view_layout::kViewSize);
@@ -248,7 +247,7 @@ Result<ArrayDataPtr> ColumnReader::FinishDictionaryBatch(int64_t rows, std::shar
       const uint8_t* bits = validity ? validity->data() : nullptr;
       for (const auto& [first, count] : extension_ranges_) {
         for (int64_t i = first; i < first + count; ++i) {
-          if (bits == nullptr || IsSet(bits, i)) indices[i] += base;
+          if (bits == nullptr || IsBitSet(bits, i)) indices[i] += base;
         }
       }
     } else {

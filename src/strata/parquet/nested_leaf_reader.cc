@@ -6,56 +6,11 @@
 
 #include <fmt/format.h>
 
+#include "strata/parquet/value_conversion.h"
 #include "strata/util/bit_util.h"
 
 namespace strata::parquet {
 namespace {
-
-inline bool IsSet(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
-
-// Moves `non_null` dense values at the front of `out` to the valid slots among [0, count)
-// (bits [slot, slot + count) of `validity`), zeroing null slots. Backwards, so it works in place.
-template <int kWidth>
-void SpreadFixed(uint8_t* out, int width, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
-  const int w = kWidth > 0 ? kWidth : width;
-  int64_t j = non_null - 1;
-  for (int64_t i = count - 1; i >= 0 && j < i; --i) {
-    if (IsSet(validity, slot + i)) {
-      std::memcpy(out + i * w, out + j * w, static_cast<size_t>(w));
-      --j;
-    } else {
-      std::memset(out + i * w, 0, static_cast<size_t>(w));
-    }
-  }
-}
-
-void Spread(uint8_t* out, int width, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
-  if (non_null == count) return;
-  switch (width) {
-    case 1: return SpreadFixed<1>(out, width, validity, slot, count, non_null);
-    case 2: return SpreadFixed<2>(out, width, validity, slot, count, non_null);
-    case 4: return SpreadFixed<4>(out, width, validity, slot, count, non_null);
-    case 8: return SpreadFixed<8>(out, width, validity, slot, count, non_null);
-    case 16: return SpreadFixed<16>(out, width, validity, slot, count, non_null);
-    default: return SpreadFixed<0>(out, width, validity, slot, count, non_null);
-  }
-}
-
-void SpreadBits(uint8_t* bits, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
-  int64_t j = non_null - 1;
-  for (int64_t i = count - 1; i >= 0 && j < i; --i) {
-    const int64_t dst = slot + i;
-    bool value = false;
-    if (IsSet(validity, dst)) value = IsSet(bits, slot + j--);
-    bit_util::SetBitTo(bits, dst, value);
-  }
-}
-
-inline void BigEndianToDecimal(const uint8_t* in, int64_t length, uint8_t* out, int width) {
-  const uint8_t fill = (length > 0 && (in[0] & 0x80)) ? 0xff : 0x00;
-  for (int64_t i = 0; i < length; ++i) out[i] = in[length - 1 - i];
-  std::memset(out + length, fill, static_cast<size_t>(width - length));
-}
 
 // Grows `buffer` to hold `size` bytes, doubling when it must grow (the batch estimate fell
 // short), and sets its size.
@@ -114,40 +69,8 @@ Status NestedLeafReader::Init() {
     conversion_ = Conversion::kDiscard;
     return Status::OK();
   }
-  switch (column_.physical_type) {
-    case PhysicalType::kBoolean:
-      conversion_ = Conversion::kBits;
-      break;
-    case PhysicalType::kInt32:
-    case PhysicalType::kInt64:
-      conversion_ = is_decimal(out)                     ? Conversion::kSignExtend
-                    : output_width_ < physical_width_ ? Conversion::kNarrow
-                                                      : Conversion::kCopy;
-      break;
-    case PhysicalType::kInt96:
-      conversion_ = Conversion::kInt96ToNanos;
-      break;
-    case PhysicalType::kFloat:
-    case PhysicalType::kDouble:
-      conversion_ = Conversion::kCopy;
-      break;
-    case PhysicalType::kByteArray:
-      conversion_ = is_decimal(out) ? Conversion::kByteArrayDecimal : Conversion::kByteArray;
-      large_offsets_ = is_large_binary_like(out);
-      break;
-    case PhysicalType::kFixedLenByteArray:
-      conversion_ = is_decimal(out) ? Conversion::kBigEndianDecimal : Conversion::kCopy;
-      if (conversion_ == Conversion::kBigEndianDecimal && physical_width_ > output_width_) {
-        return Status::Corrupt("{}-byte decimal values do not fit {}", physical_width_, output_type_->ToString());
-      }
-      break;
-    default:
-      return Status::Corrupt("unknown physical type");
-  }
-  if (conversion_ == Conversion::kCopy && physical_width_ != output_width_) {
-    return Status::NotImplemented("{} values cannot be read as {}", PhysicalTypeName(column_.physical_type),
-                                  output_type_->ToString());
-  }
+  STRATA_ASSIGN_OR_RETURN(conversion_, ChooseValueConversion(column_, *output_type_));
+  large_offsets_ = conversion_ == Conversion::kByteArray && is_large_binary_like(out);
   if (conversion_ == Conversion::kByteArray && metadata_.num_values > 0) {
     const auto& size_stats = metadata_.size_statistics;
     const int64_t bytes = size_stats && size_stats->unencoded_byte_array_data_bytes
@@ -408,7 +331,7 @@ Status NestedLeafReader::DecodeValues(int64_t slot, int64_t count, int64_t non_n
     case Conversion::kCopy: {
       uint8_t* out = values_->mutable_data() + slot * output_width_;
       STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(out, non_null));
-      Spread(out, output_width_, validity, slot, count, non_null);
+      SpreadValues(out, output_width_, validity, slot, count, non_null);
       return Status::OK();
     }
     case Conversion::kNarrow:
@@ -420,37 +343,8 @@ Status NestedLeafReader::DecodeValues(int64_t slot, int64_t count, int64_t non_n
       const uint8_t* in = scratch_.data();
       uint8_t* out = values_->mutable_data() + slot * output_width_;
       const int w = output_width_;
-      if (conversion_ == Conversion::kNarrow) {
-        for (int64_t i = 0; i < non_null; ++i) std::memcpy(out + i * w, in + i * 4, static_cast<size_t>(w));
-      } else if (conversion_ == Conversion::kSignExtend) {
-        for (int64_t i = 0; i < non_null; ++i) {
-          int64_t v;
-          if (physical_width_ == 4) {
-            int32_t v32;
-            std::memcpy(&v32, in + i * 4, 4);
-            v = v32;
-          } else {
-            std::memcpy(&v, in + i * 8, 8);
-          }
-          std::memcpy(out + i * w, &v, 8);
-          std::memset(out + i * w + 8, v < 0 ? 0xff : 0x00, static_cast<size_t>(w - 8));
-        }
-      } else if (conversion_ == Conversion::kBigEndianDecimal) {
-        for (int64_t i = 0; i < non_null; ++i) BigEndianToDecimal(in + i * physical_width_, physical_width_, out + i * w, w);
-      } else {
-        // INT96: 8 bytes nanoseconds of day, then a 4-byte Julian day.
-        constexpr int64_t kJulianEpochDay = 2440588;
-        constexpr uint64_t kNanosPerDay = 86400ULL * 1000000000ULL;
-        for (int64_t i = 0; i < non_null; ++i) {
-          uint64_t nanos;
-          int32_t day;
-          std::memcpy(&nanos, in + i * 12, 8);
-          std::memcpy(&day, in + i * 12 + 8, 4);
-          const uint64_t value = static_cast<uint64_t>(int64_t{day} - kJulianEpochDay) * kNanosPerDay + nanos;
-          std::memcpy(out + i * 8, &value, 8);
-        }
-      }
-      Spread(out, w, validity, slot, count, non_null);
+      ConvertFixedValues(conversion_, in, physical_width_, non_null, out, w);
+      SpreadValues(out, w, validity, slot, count, non_null);
       return Status::OK();
     }
     case Conversion::kByteArray:
@@ -471,7 +365,7 @@ Status NestedLeafReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t n
     uint8_t* out = values_->mutable_data() + slot * w;
     int64_t j = 0;
     for (int64_t i = 0; i < count; ++i) {
-      if (validity != nullptr && !IsSet(validity, slot + i)) {
+      if (validity != nullptr && !IsBitSet(validity, slot + i)) {
         std::memset(out + i * w, 0, static_cast<size_t>(w));
         continue;
       }
@@ -497,7 +391,7 @@ Status NestedLeafReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t n
     using Offset = std::remove_pointer_t<decltype(offsets)>;
     int64_t j = 0;
     for (int64_t i = 0; i < count; ++i) {
-      if (validity == nullptr || IsSet(validity, slot + i)) {
+      if (validity == nullptr || IsBitSet(validity, slot + i)) {
         const ByteArrayView& v = views[j++];
         if (v.length != 0) std::memcpy(data + position, v.data, v.length);
         position += v.length;

@@ -13,6 +13,7 @@
 #include "strata/parquet/encoding/level_decoder.h"
 #include "strata/parquet/page_reader.h"
 #include "strata/parquet/schema.h"
+#include "strata/parquet/value_conversion.h"
 #include "strata/parquet/value_decoder.h"
 
 namespace strata::parquet {
@@ -50,9 +51,7 @@ class NestedLeafReader {
   std::string Where() const;
 
  private:
-  enum class Conversion {
-    kCopy, kNarrow, kSignExtend, kBigEndianDecimal, kInt96ToNanos, kBits, kByteArray, kByteArrayDecimal, kDiscard,
-  };
+  using Conversion = ValueConversion;
 
   NestedLeafReader(const ColumnDescriptor& column, const ColumnMetaData& metadata, int64_t rows_in_chunk,
                    int16_t slot_def, TypePtr output_type, std::unique_ptr<PageReader> pages, MemoryPool* pool);

@@ -1,0 +1,136 @@
+#include "strata/parquet/value_conversion.h"
+
+#include <cstring>
+
+#include "strata/parquet/value_decoder.h"
+
+namespace strata::parquet {
+namespace {
+
+template <int kWidth>
+void SpreadFixed(uint8_t* out, int width, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
+  const int w = kWidth > 0 ? kWidth : width;
+  int64_t j = non_null - 1;
+  for (int64_t i = count - 1; i >= 0 && j < i; --i) {
+    if (IsBitSet(validity, slot + i)) {
+      std::memcpy(out + i * w, out + j * w, static_cast<size_t>(w));
+      --j;
+    } else {
+      std::memset(out + i * w, 0, static_cast<size_t>(w));
+    }
+  }
+}
+
+}  // namespace
+
+Result<ValueConversion> ChooseValueConversion(const ColumnDescriptor& column, const DataType& output) {
+  const TypeId out = output.id();
+  const int physical_width = PhysicalValueWidth(column.physical_type, column.type_length);
+  const int output_width = output.byte_width();
+  if (out == TypeId::kNull) return ValueConversion::kDiscard;
+  ValueConversion conversion = ValueConversion::kCopy;
+  switch (column.physical_type) {
+    case PhysicalType::kBoolean:
+      conversion = ValueConversion::kBits;
+      break;
+    case PhysicalType::kInt32:
+    case PhysicalType::kInt64:
+      conversion = is_decimal(out)                  ? ValueConversion::kSignExtend
+                   : output_width < physical_width ? ValueConversion::kNarrow
+                                                   : ValueConversion::kCopy;
+      break;
+    case PhysicalType::kInt96:
+      conversion = ValueConversion::kInt96ToNanos;
+      break;
+    case PhysicalType::kFloat:
+    case PhysicalType::kDouble:
+      break;
+    case PhysicalType::kByteArray:
+      conversion = is_decimal(out) ? ValueConversion::kByteArrayDecimal : ValueConversion::kByteArray;
+      break;
+    case PhysicalType::kFixedLenByteArray:
+      conversion = is_decimal(out) ? ValueConversion::kBigEndianDecimal : ValueConversion::kCopy;
+      if (conversion == ValueConversion::kBigEndianDecimal && physical_width > output_width) {
+        return Status::Corrupt("column '{}': {}-byte decimal values do not fit {}", column.dotted_path,
+                               physical_width, output.ToString());
+      }
+      break;
+    default:
+      return Status::Corrupt("column '{}' has an unknown physical type", column.dotted_path);
+  }
+  if (conversion == ValueConversion::kCopy && physical_width != output_width) {
+    return Status::NotImplemented("column '{}': {} values cannot be read as {}", column.dotted_path,
+                                  PhysicalTypeName(column.physical_type), output.ToString());
+  }
+  return conversion;
+}
+
+void ConvertFixedValues(ValueConversion conversion, const uint8_t* in, int physical_width, int64_t count,
+                        uint8_t* out, int output_width) {
+  const int w = output_width;
+  switch (conversion) {
+    case ValueConversion::kNarrow:
+      // Little-endian: the low bytes of the int32 are the narrow value.
+      for (int64_t i = 0; i < count; ++i) std::memcpy(out + i * w, in + i * 4, static_cast<size_t>(w));
+      return;
+    case ValueConversion::kSignExtend:
+      for (int64_t i = 0; i < count; ++i) {
+        int64_t v;
+        if (physical_width == 4) {
+          int32_t v32;
+          std::memcpy(&v32, in + i * 4, 4);
+          v = v32;
+        } else {
+          std::memcpy(&v, in + i * 8, 8);
+        }
+        std::memcpy(out + i * w, &v, 8);
+        std::memset(out + i * w + 8, v < 0 ? 0xff : 0x00, static_cast<size_t>(w - 8));
+      }
+      return;
+    case ValueConversion::kBigEndianDecimal:
+      for (int64_t i = 0; i < count; ++i) BigEndianToDecimal(in + i * physical_width, physical_width, out + i * w, w);
+      return;
+    case ValueConversion::kInt96ToNanos: {
+      // INT96: 8 bytes nanoseconds of day, then a 4-byte Julian day; wrapping arithmetic, as
+      // the scan-summary contract (and Spark's readers) do for out-of-range days.
+      constexpr int64_t kJulianEpochDay = 2440588;
+      constexpr uint64_t kNanosPerDay = 86400ULL * 1000000000ULL;
+      for (int64_t i = 0; i < count; ++i) {
+        uint64_t nanos;
+        int32_t day;
+        std::memcpy(&nanos, in + i * 12, 8);
+        std::memcpy(&day, in + i * 12 + 8, 4);
+        const uint64_t value = static_cast<uint64_t>(int64_t{day} - kJulianEpochDay) * kNanosPerDay + nanos;
+        std::memcpy(out + i * 8, &value, 8);
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+void SpreadValues(uint8_t* out, int width, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
+  if (non_null == count) return;
+  switch (width) {
+    case 1: return SpreadFixed<1>(out, width, validity, slot, count, non_null);
+    case 2: return SpreadFixed<2>(out, width, validity, slot, count, non_null);
+    case 4: return SpreadFixed<4>(out, width, validity, slot, count, non_null);
+    case 8: return SpreadFixed<8>(out, width, validity, slot, count, non_null);
+    case 16: return SpreadFixed<16>(out, width, validity, slot, count, non_null);
+    default: return SpreadFixed<0>(out, width, validity, slot, count, non_null);
+  }
+}
+
+void SpreadBits(uint8_t* bits, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
+  int64_t j = non_null - 1;
+  for (int64_t i = count - 1; i >= 0 && j < i; --i) {
+    const int64_t dst = slot + i;
+    bool value = false;
+    if (IsBitSet(validity, dst)) value = IsBitSet(bits, slot + j--);
+    const uint8_t mask = static_cast<uint8_t>(1u << (dst & 7));
+    bits[dst >> 3] = value ? (bits[dst >> 3] | mask) : (bits[dst >> 3] & ~mask);
+  }
+}
+
+}  // namespace strata::parquet

@@ -1,0 +1,52 @@
+// Value conversion: how a leaf's decoded physical values become its strata type's values
+// (INT96 -> timestamp[ns], big-endian decimals, narrow integers, ...), and how dense values
+// move to their slots once nulls are known. Shared by the flat column reader and the nested
+// leaf reader, so both read a value the same way.
+#pragma once
+
+#include <cstdint>
+
+#include "strata/parquet/schema.h"
+#include "strata/util/result.h"
+
+namespace strata::parquet {
+
+enum class ValueConversion {
+  kCopy,              // same bytes (int32 -> int32/date32/time32, int64 -> timestamp, flba -> fsb, ...)
+  kNarrow,            // INT32 -> int8/int16/uint8/uint16 (truncate)
+  kSignExtend,        // INT32/INT64 -> decimal128/decimal256
+  kBigEndianDecimal,  // FIXED_LEN_BYTE_ARRAY -> decimal128/decimal256
+  kInt96ToNanos,      // INT96 -> timestamp[ns]
+  kBits,              // BOOLEAN -> boolean
+  kByteArray,         // BYTE_ARRAY -> binary/string (32- or 64-bit offsets)
+  kByteArrayDecimal,  // BYTE_ARRAY -> decimal
+  kByteArrayDictionary,  // BYTE_ARRAY -> dictionary<string|binary, int32> (flat reader option)
+  kByteArrayView,        // BYTE_ARRAY -> string_view / binary_view (flat reader option)
+  kDiscard,           // values decoded and dropped (null-typed columns)
+};
+
+// The conversion from `column`'s physical type to `output`; NotImplemented or Corrupt when
+// the two cannot meet (a 20-byte decimal into decimal128, ...).
+Result<ValueConversion> ChooseValueConversion(const ColumnDescriptor& column, const DataType& output);
+
+// Converts `count` dense physical values (`physical_width` bytes each) into `output_width`-byte
+// values, for kNarrow, kSignExtend, kBigEndianDecimal and kInt96ToNanos.
+void ConvertFixedValues(ValueConversion conversion, const uint8_t* in, int physical_width, int64_t count,
+                        uint8_t* out, int output_width);
+
+// Big-endian two's complement of `length` bytes -> little-endian, sign-extended to `width`.
+inline void BigEndianToDecimal(const uint8_t* in, int64_t length, uint8_t* out, int width) {
+  const uint8_t fill = (length > 0 && (in[0] & 0x80)) ? 0xff : 0x00;
+  for (int64_t i = 0; i < length; ++i) out[i] = in[length - 1 - i];
+  for (int64_t i = length; i < width; ++i) out[i] = fill;
+}
+
+inline bool IsBitSet(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
+
+// Moves `non_null` dense values at the front of `out` to the valid slots among [0, count)
+// (bits [slot, slot + count) of `validity`), zeroing null slots. Backwards, so it works in place.
+void SpreadValues(uint8_t* out, int width, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null);
+// The same for bits: dense bits at [slot, slot + non_null) move to the valid slots.
+void SpreadBits(uint8_t* bits, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null);
+
+}  // namespace strata::parquet
