@@ -352,6 +352,9 @@ Status NestedLeafReader::DecodeValues(int64_t slot, int64_t count, int64_t non_n
       return DecodeByteArrays(slot, count, non_null, validity);
     case Conversion::kDiscard:
       return Status::OK();
+    case Conversion::kByteArrayDictionary:
+    case Conversion::kByteArrayView:
+      return Status::NotImplemented("dictionary and view outputs are not offered inside nested fields");
   }
   return Status::OK();
 }
@@ -361,21 +364,8 @@ Status NestedLeafReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t n
   auto* views = views_.mutable_data_as<ByteArrayView>();
   STRATA_RETURN_NOT_OK(decoder_->DecodeViews(views, non_null));
   if (conversion_ == Conversion::kByteArrayDecimal) {
-    const int w = output_width_;
-    uint8_t* out = values_->mutable_data() + slot * w;
-    int64_t j = 0;
-    for (int64_t i = 0; i < count; ++i) {
-      if (validity != nullptr && !IsBitSet(validity, slot + i)) {
-        std::memset(out + i * w, 0, static_cast<size_t>(w));
-        continue;
-      }
-      const ByteArrayView& v = views[j++];
-      if (v.length > static_cast<uint32_t>(w)) {
-        return Status::Corrupt("a {}-byte decimal value does not fit {}", v.length, output_type_->ToString());
-      }
-      BigEndianToDecimal(v.data, v.length, out + i * w, w);
-    }
-    return Status::OK();
+    return ConvertByteArrayDecimals(views, validity, slot, count, values_->mutable_data() + slot * output_width_,
+                                    output_width_, *output_type_);
   }
   int64_t total = 0;
   for (int64_t i = 0; i < non_null; ++i) total += views[i].length;
@@ -385,24 +375,13 @@ Status NestedLeafReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t n
                                  needed);
   }
   if (needed > data_->capacity()) STRATA_RETURN_NOT_OK(data_->GrowForAppend(needed));
-  uint8_t* data = data_->mutable_data();
   int64_t position = data_->size();
-  auto write = [&](auto* offsets) {
-    using Offset = std::remove_pointer_t<decltype(offsets)>;
-    int64_t j = 0;
-    for (int64_t i = 0; i < count; ++i) {
-      if (validity == nullptr || IsBitSet(validity, slot + i)) {
-        const ByteArrayView& v = views[j++];
-        if (v.length != 0) std::memcpy(data + position, v.data, v.length);
-        position += v.length;
-      }
-      offsets[slot + 1 + i] = static_cast<Offset>(position);
-    }
-  };
   if (large_offsets_) {
-    write(values_->mutable_data_as<int64_t>());
+    WriteByteArrays(views, validity, slot, count, non_null, values_->mutable_data_as<int64_t>(),
+                    data_->mutable_data(), &position);
   } else {
-    write(values_->mutable_data_as<int32_t>());
+    WriteByteArrays(views, validity, slot, count, non_null, values_->mutable_data_as<int32_t>(),
+                    data_->mutable_data(), &position);
   }
   data_->set_size(position);
   return Status::OK();

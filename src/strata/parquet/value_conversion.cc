@@ -133,4 +133,51 @@ void SpreadBits(uint8_t* bits, const uint8_t* validity, int64_t slot, int64_t co
   }
 }
 
+Status ConvertByteArrayDecimals(const ByteArrayView* views, const uint8_t* validity, int64_t slot, int64_t count,
+                                uint8_t* out, int width, const DataType& type) {
+  int64_t j = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    if (validity != nullptr && !IsBitSet(validity, slot + i)) {
+      std::memset(out + i * width, 0, static_cast<size_t>(width));
+      continue;
+    }
+    const ByteArrayView& v = views[j++];
+    if (v.length > static_cast<uint32_t>(width)) {
+      return Status::Corrupt("a {}-byte decimal value does not fit {}", v.length, type.ToString());
+    }
+    BigEndianToDecimal(v.data, v.length, out + i * width, width);
+  }
+  return Status::OK();
+}
+
+template <typename Offset>
+void WriteByteArrays(const ByteArrayView* views, const uint8_t* validity, int64_t slot, int64_t count,
+                     int64_t non_null, Offset* offsets, uint8_t* data, int64_t* position) {
+  int64_t pos = *position;
+  int64_t j = 0;
+  if (validity == nullptr || non_null == count) {
+    for (int64_t i = 0; i < count; ++i) {
+      const ByteArrayView& v = views[j++];
+      if (v.length != 0) std::memcpy(data + pos, v.data, v.length);
+      pos += v.length;
+      offsets[slot + 1 + i] = static_cast<Offset>(pos);
+    }
+  } else {
+    for (int64_t i = 0; i < count; ++i) {
+      if (IsBitSet(validity, slot + i)) {
+        const ByteArrayView& v = views[j++];
+        if (v.length != 0) std::memcpy(data + pos, v.data, v.length);
+        pos += v.length;
+      }
+      offsets[slot + 1 + i] = static_cast<Offset>(pos);
+    }
+  }
+  *position = pos;
+}
+
+template void WriteByteArrays<int32_t>(const ByteArrayView*, const uint8_t*, int64_t, int64_t, int64_t, int32_t*,
+                                       uint8_t*, int64_t*);
+template void WriteByteArrays<int64_t>(const ByteArrayView*, const uint8_t*, int64_t, int64_t, int64_t, int64_t*,
+                                       uint8_t*, int64_t*);
+
 }  // namespace strata::parquet

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "strata/parquet/encoding/byte_array.h"
 #include "strata/parquet/schema.h"
 #include "strata/util/result.h"
 
@@ -40,6 +41,17 @@ inline void BigEndianToDecimal(const uint8_t* in, int64_t length, uint8_t* out, 
   for (int64_t i = 0; i < length; ++i) out[i] = in[length - 1 - i];
   for (int64_t i = length; i < width; ++i) out[i] = fill;
 }
+
+// BYTE_ARRAY decimals: `count` slots from slot `slot` (dense `views` for the valid ones) into
+// `width`-byte little-endian decimals at `out`; null slots zeroed. Corrupt when a value is wider.
+Status ConvertByteArrayDecimals(const ByteArrayView* views, const uint8_t* validity, int64_t slot, int64_t count,
+                                uint8_t* out, int width, const DataType& type);
+
+// Copies the valid slots' values (dense `views`) after `*position` in `data` and writes
+// offsets[slot + 1 + i] for each of the `count` slots; `data` must have room for them all.
+template <typename Offset>
+void WriteByteArrays(const ByteArrayView* views, const uint8_t* validity, int64_t slot, int64_t count,
+                     int64_t non_null, Offset* offsets, uint8_t* data, int64_t* position);
 
 inline bool IsBitSet(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
 
