@@ -14,16 +14,14 @@ namespace strata {
 namespace {
 
 std::shared_ptr<RandomAccessSource> Bytes(int n) {
-  auto storage = std::make_shared<std::string>();
-  for (int i = 0; i < n; ++i) storage->push_back(static_cast<char>(i));
-  // The buffer views the string; the aliasing shared_ptr keeps the string alive with it.
-  auto buffer = std::shared_ptr<Buffer>(storage, new Buffer(*storage));
-  return MakeBufferSource(std::shared_ptr<Buffer>(buffer), "bytes");
+  auto buffer = *AllocateBuffer(SystemMemoryPool(), n);
+  for (int i = 0; i < n; ++i) buffer->mutable_data()[i] = static_cast<uint8_t>(i);
+  return MakeBufferSource(std::shared_ptr<Buffer>(std::move(buffer)), "bytes");
 }
 
 TEST(FaultInjectionSourceTest, FailsReadsTouchingTheFault) {
   FaultInjectionSource source(Bytes(100), {Fault{Fault::Kind::kFail, 10, 2}});
-  uint8_t out[8];
+  uint8_t out[16];
   EXPECT_TRUE(source.ReadAt(0, 10, out).ok());    // ends just before
   EXPECT_TRUE(source.ReadAt(12, 8, out).ok());    // starts just after
   Status st = source.ReadAt(8, 4, out);
