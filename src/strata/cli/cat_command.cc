@@ -1,9 +1,11 @@
-// `strata cat` and `strata head`: print a Parquet file's rows (the array pretty printer's
-// layout), stopping after --limit rows so a large file costs only the batches printed.
+// `strata cat` and `strata head`: print a Parquet file's rows as a table (the array pretty
+// printer's layout), CSV or JSON lines, stopping after --limit rows so a large file costs only
+// the batches printed.
 #include <cstdio>
 
 #include "strata/array/pretty_print.h"
 #include "strata/cli/command.h"
+#include "strata/cli/row_format.h"
 #include "strata/memory/memory_pool.h"
 #include "strata/parquet/file_reader.h"
 
@@ -14,6 +16,7 @@ struct CatArgs {
   std::string file;
   std::vector<std::string> columns;
   int64_t limit = -1;  // all rows
+  std::string format = "table";
 };
 
 Status RunCat(const CatArgs& args) {
@@ -27,14 +30,27 @@ Status RunCat(const CatArgs& args) {
   if (args.limit >= 0) options.batch_rows = std::max<int64_t>(1, std::min<int64_t>(args.limit, options.batch_rows));
   STRATA_ASSIGN_OR_RETURN(auto batches, reader->ReadBatches(options));
   int64_t left = args.limit < 0 ? INT64_MAX : args.limit;
+  const bool table = args.format == "table";
+  const RowFormat format = args.format == "csv" ? RowFormat::kCsv : RowFormat::kJsonLines;
+  std::string text;
+  if (!table) {
+    AppendHeader(*batches->schema(), format, &text);
+    std::fputs(text.c_str(), stdout);
+  }
   while (left > 0) {
     STRATA_ASSIGN_OR_RETURN(auto batch, batches->Next());
     if (!batch) break;
     auto shown = batch->num_rows() > left ? batch->Slice(0, left) : batch;
-    PrettyPrintOptions print;
-    print.max_rows = shown->num_rows();
-    std::fputs(PrettyPrint(*shown, print).c_str(), stdout);
-    std::fputc('\n', stdout);
+    text.clear();
+    if (table) {
+      PrettyPrintOptions print;
+      print.max_rows = shown->num_rows();
+      text = PrettyPrint(*shown, print);
+      text += '\n';
+    } else {
+      AppendRows(*shown, format, &text);
+    }
+    std::fwrite(text.data(), 1, text.size(), stdout);
     left -= shown->num_rows();
   }
   return Status::OK();
@@ -47,6 +63,7 @@ void AddCat(CLI::App& app, CommandAction& action, const char* name, const char* 
   sub->add_option("file", args->file, "Parquet file")->required();
   sub->add_option("--columns", args->columns, "Top-level columns to print (default: all)")->delimiter(',');
   sub->add_option("--limit,-n", args->limit, "Rows to print");
+  sub->add_option("--format", args->format, "table, csv or jsonl")->check(CLI::IsMember({"table", "csv", "jsonl"}));
   sub->callback([&action, args] { action = [args] { return RunCat(*args); }; });
 }
 
