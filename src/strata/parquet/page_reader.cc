@@ -273,14 +273,7 @@ Result<bool> PageReader::Next(Page* page) {
       page->num_values = header_.dictionary_page_header->num_values;
       page->encoding = header_.dictionary_page_header->encoding;
     } else if (type == PageType::kDataPage) {
-      if (!header_.data_page_header) {
-        return Status::Corrupt("{}: data page without a data_page_header", Where(header_file_offset));
-      }
-      const auto& h = *header_.data_page_header;
-      page->num_values = h.num_values;
-      page->encoding = h.encoding;
-      page->repetition_level_encoding = h.repetition_level_encoding;
-      page->definition_level_encoding = h.definition_level_encoding;
+      STRATA_RETURN_NOT_OK(FillPage(type, header_file_offset, page));
     } else {
       if (!header_.data_page_header_v2) {
         return Status::Corrupt("{}: data page v2 without a data_page_header_v2", Where(header_file_offset));

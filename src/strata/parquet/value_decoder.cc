@@ -45,19 +45,23 @@ Status ExpectCount(Result<int64_t> got, int64_t wanted, const char* what) {
   return Status::OK();
 }
 
-class PlainFixedValueDecoder final : public ValueDecoder {
+// Fixed-width decoders that take the value width in SetData and decode raw bytes: PLAIN and
+// BYTE_STREAM_SPLIT.
+template <typename Decoder>
+class RawFixedValueDecoder final : public ValueDecoder {
  public:
-  explicit PlainFixedValueDecoder(int width) : width_(width) {}
+  RawFixedValueDecoder(int width, const char* name) : width_(width), name_(name) {}
   Status SetData(int64_t, const uint8_t* data, int64_t size, int64_t file_offset) override {
     return decoder_.SetData(data, size, width_, file_offset);
   }
   Status DecodeFixed(uint8_t* out, int64_t count) override {
-    return ExpectCount(decoder_.DecodeRaw(out, count), count, "PLAIN");
+    return ExpectCount(decoder_.DecodeRaw(out, count), count, name_);
   }
 
  private:
   int width_;
-  PlainFixedDecoder decoder_;
+  const char* name_;
+  Decoder decoder_;
 };
 
 class PlainBooleanValueDecoder final : public ValueDecoder {
@@ -209,20 +213,6 @@ class DeltaByteArrayValueDecoder final : public ValueDecoder {
   ResizableBuffer views_;
 };
 
-class ByteStreamSplitValueDecoder final : public ValueDecoder {
- public:
-  explicit ByteStreamSplitValueDecoder(int width) : width_(width) {}
-  Status SetData(int64_t, const uint8_t* data, int64_t size, int64_t file_offset) override {
-    return decoder_.SetData(data, size, width_, file_offset);
-  }
-  Status DecodeFixed(uint8_t* out, int64_t count) override {
-    return ExpectCount(decoder_.DecodeRaw(out, count), count, "BYTE_STREAM_SPLIT");
-  }
-
- private:
-  int width_;
-  ByteStreamSplitDecoder decoder_;
-};
 
 }  // namespace
 
@@ -234,7 +224,7 @@ Result<std::unique_ptr<ValueDecoder>> MakeValueDecoder(Encoding encoding, Physic
     case Encoding::kPlain:
       if (physical_type == PhysicalType::kBoolean) return std::unique_ptr<ValueDecoder>(new PlainBooleanValueDecoder());
       if (physical_type == PhysicalType::kByteArray) return std::unique_ptr<ValueDecoder>(new PlainByteArrayValueDecoder());
-      return std::unique_ptr<ValueDecoder>(new PlainFixedValueDecoder(width));
+      return std::unique_ptr<ValueDecoder>(new RawFixedValueDecoder<PlainFixedDecoder>(width, "PLAIN"));
     case Encoding::kRle:
       if (physical_type == PhysicalType::kBoolean) return std::unique_ptr<ValueDecoder>(new RleBooleanValueDecoder(pool));
       break;
@@ -257,7 +247,7 @@ Result<std::unique_ptr<ValueDecoder>> MakeValueDecoder(Encoding encoding, Physic
       break;
     case Encoding::kByteStreamSplit:
       if (width > 0 && physical_type != PhysicalType::kInt96) {
-        return std::unique_ptr<ValueDecoder>(new ByteStreamSplitValueDecoder(width));
+        return std::unique_ptr<ValueDecoder>(new RawFixedValueDecoder<ByteStreamSplitDecoder>(width, "BYTE_STREAM_SPLIT"));
       }
       break;
     default:
