@@ -11,6 +11,8 @@ find_library(SNAPPY_LIBRARY snappy REQUIRED)
 find_path(SNAPPY_INCLUDE_DIR snappy.h REQUIRED)
 find_package(mimalloc CONFIG QUIET)
 find_package(fmt REQUIRED)
+# Arrow IPC metadata (src/strata/ipc) is FlatBuffers; Debian ships the runtime headers and a static library.
+find_package(FlatBuffers CONFIG REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
 find_package(CURL)
 if(STRATA_BUILD_TESTS)

@@ -1,0 +1,20 @@
+// Base64 (RFC 4648 section 4, the standard alphabet with '=' padding): used for the Arrow
+// schema that Parquet files carry as text in their key-value metadata (`ARROW:schema`).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "strata/util/result.h"
+
+namespace strata {
+
+// The padded base64 text of `bytes` (4 characters per 3 bytes, rounded up).
+std::string Base64Encode(std::string_view bytes);
+
+// The bytes `text` encodes. Padding may be omitted (some writers drop it), but when present it
+// must be correct; whitespace, characters outside the alphabet, a lone trailing character and
+// non-zero bits in the last character's unused low bits are Invalid, with the offset.
+Result<std::string> Base64Decode(std::string_view text);
+
+}  // namespace strata
