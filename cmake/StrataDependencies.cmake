@@ -6,6 +6,8 @@ pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
 pkg_check_modules(BROTLIDEC REQUIRED IMPORTED_TARGET libbrotlidec)
 pkg_check_modules(BROTLIENC REQUIRED IMPORTED_TARGET libbrotlienc)
+# xxHash64: the hash of Parquet Bloom filters (src/strata/parquet/stats/bloom_filter).
+pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 pkg_check_modules(JEMALLOC IMPORTED_TARGET jemalloc)
 find_library(SNAPPY_LIBRARY snappy REQUIRED)
 find_path(SNAPPY_INCLUDE_DIR snappy.h REQUIRED)
