@@ -31,4 +31,21 @@ std::string_view PhysicalTypeName(PhysicalType type) {
   return "UNKNOWN";
 }
 
+bool EncodingAppliesTo(Encoding encoding, PhysicalType type) {
+  switch (encoding) {
+    case Encoding::kPlain: return true;
+    case Encoding::kRle: return type == PhysicalType::kBoolean;
+    case Encoding::kPlainDictionary:
+    case Encoding::kRleDictionary: return type != PhysicalType::kBoolean;
+    case Encoding::kDeltaBinaryPacked: return type == PhysicalType::kInt32 || type == PhysicalType::kInt64;
+    case Encoding::kDeltaLengthByteArray: return type == PhysicalType::kByteArray;
+    case Encoding::kDeltaByteArray:
+      return type == PhysicalType::kByteArray || type == PhysicalType::kFixedLenByteArray;
+    case Encoding::kByteStreamSplit:
+      return type != PhysicalType::kBoolean && type != PhysicalType::kByteArray && type != PhysicalType::kInt96;
+    case Encoding::kBitPacked: return false;
+  }
+  return false;
+}
+
 }  // namespace strata::parquet

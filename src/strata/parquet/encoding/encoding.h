@@ -37,6 +37,11 @@ enum class PhysicalType : int32_t {
 std::string_view EncodingName(Encoding encoding);
 // "INT32", "FIXED_LEN_BYTE_ARRAY", ..., or "UNKNOWN".
 std::string_view PhysicalTypeName(PhysicalType type);
+// Whether data pages of `type` may use `encoding` as their value encoding (Encodings.md):
+// PLAIN everywhere; RLE for BOOLEAN; RLE_DICTIONARY and PLAIN_DICTIONARY for all but BOOLEAN;
+// DELTA_BINARY_PACKED for INT32/INT64; DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY; DELTA_BYTE_ARRAY
+// for BYTE_ARRAY/FIXED_LEN_BYTE_ARRAY; BYTE_STREAM_SPLIT for fixed-width types but INT96.
+bool EncodingAppliesTo(Encoding encoding, PhysicalType type);
 
 // Bytes of one value for fixed-width types; 0 for BOOLEAN (bit-packed), BYTE_ARRAY (variable)
 // and FIXED_LEN_BYTE_ARRAY (width comes from the schema's type_length).

@@ -93,6 +93,12 @@ class RleBitPackedEncoder {
   template <typename T>
   Status Put(const T* values, int64_t count);
   int64_t num_values() const { return values_.size() / static_cast<int64_t>(sizeof(uint32_t)); }
+  int bit_width() const { return bit_width_; }
+  // Changes the width for the values put next; only while empty (a writer reuses one encoder,
+  // and its buffer, for dictionary pages whose index width grows).
+  void set_bit_width(int bit_width) { bit_width_ = bit_width; }
+  // Pool bytes held.
+  int64_t memory_size() const { return values_.capacity(); }
 
   // Appends the runs for every value put so far to `out` and clears the encoder. With
   // `length_prefix`, first writes the 4-byte little-endian length (data page v1 levels, RLE

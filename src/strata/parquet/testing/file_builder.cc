@@ -19,8 +19,6 @@ namespace {
 
 constexpr char kMagic[] = "PAR1";
 
-bool IsFixedWidth(PhysicalType type) { return type != PhysicalType::kBoolean && type != PhysicalType::kByteArray; }
-
 // The converted type writers put beside a logical type, for readers that only know those.
 void SetConvertedType(const LogicalType& logical, SchemaElement* element) {
   using Kind = LogicalType::Kind;
@@ -70,23 +68,7 @@ Status ColumnOptions::Validate() const {
   if (rows_per_page < 0 || bytes_per_page <= 0) {
     return Status::Invalid("column '{}': rows_per_page must be >= 0 and bytes_per_page > 0", name);
   }
-  bool allowed = false;
-  switch (encoding) {
-    case Encoding::kPlain: allowed = true; break;
-    case Encoding::kRle: allowed = physical_type == PhysicalType::kBoolean; break;
-    case Encoding::kRleDictionary: allowed = physical_type != PhysicalType::kBoolean; break;
-    case Encoding::kDeltaBinaryPacked:
-      allowed = physical_type == PhysicalType::kInt32 || physical_type == PhysicalType::kInt64;
-      break;
-    case Encoding::kDeltaLengthByteArray: allowed = physical_type == PhysicalType::kByteArray; break;
-    case Encoding::kDeltaByteArray:
-      allowed = physical_type == PhysicalType::kByteArray || physical_type == PhysicalType::kFixedLenByteArray;
-      break;
-    case Encoding::kByteStreamSplit:
-      allowed = IsFixedWidth(physical_type) && physical_type != PhysicalType::kInt96;
-      break;
-    default: break;
-  }
+  const bool allowed = encoding != Encoding::kPlainDictionary && EncodingAppliesTo(encoding, physical_type);
   if (!allowed) {
     return Status::Invalid("column '{}': {} encoding does not apply to {}", name, encoding_name,
                            PhysicalTypeName(physical_type));
