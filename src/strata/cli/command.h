@@ -20,5 +20,6 @@ void RegisterMetaCommand(CLI::App& app, CommandAction& action);
 void RegisterCatCommand(CLI::App& app, CommandAction& action);
 void RegisterScanCommand(CLI::App& app, CommandAction& action);
 void RegisterPagesCommand(CLI::App& app, CommandAction& action);
+void RegisterConvertCommand(CLI::App& app, CommandAction& action);
 
 }  // namespace strata::cli

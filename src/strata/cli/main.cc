@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   strata::cli::RegisterCatCommand(app, action);
   strata::cli::RegisterScanCommand(app, action);
   strata::cli::RegisterPagesCommand(app, action);
+  strata::cli::RegisterConvertCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

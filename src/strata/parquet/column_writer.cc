@@ -1,0 +1,787 @@
+#include "strata/parquet/column_writer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "strata/array/bitmap.h"
+#include "strata/codec/crc32.h"
+#include "strata/parquet/encoding/byte_stream_split.h"
+#include "strata/parquet/encoding/delta_binary_packed.h"
+#include "strata/parquet/encoding/delta_byte_array.h"
+#include "strata/parquet/encoding/delta_length_byte_array.h"
+#include "strata/parquet/encoding/dictionary.h"
+#include "strata/parquet/encoding/level_decoder.h"
+#include "strata/parquet/encoding/plain.h"
+#include "strata/parquet/encoding/rle_bit_packed.h"
+#include "strata/parquet/physical_values.h"
+#include "strata/parquet/stats/bloom_filter.h"
+#include "strata/parquet/stats/page_index.h"
+#include "strata/parquet/stats/statistics.h"
+
+namespace strata::parquet {
+namespace {
+
+// Levels handled per step: small enough that the page limits are checked often, large enough
+// that the per-step overhead (gathering, statistics calls) vanishes.
+constexpr int64_t kMiniBatchLevels = 4096;
+
+int32_t CheckedInt32(int64_t value) { return static_cast<int32_t>(value); }
+
+}  // namespace
+
+class ColumnChunkWriter::Impl {
+ public:
+  Impl(const WriterColumn& column, const FileWriteOptions& file, MemoryPool* pool)
+      : column_(column),
+        file_(file),
+        options_(column.options),
+        pool_(pool),
+        v1_(file.page_version == DataPageVersion::kV1),
+        gatherer_(column, pool),
+        def_encoder_(pool, BitWidthForMaxValue(static_cast<uint64_t>(column.max_definition_level))),
+        rep_encoder_(pool, BitWidthForMaxValue(static_cast<uint64_t>(column.max_repetition_level))),
+        index_encoder_(pool, 0),
+        values_(pool),
+        encoded_(pool),
+        body_(pool),
+        compressed_(pool),
+        def_bytes_(pool),
+        rep_bytes_(pool),
+        chunk_(pool),
+        dictionary_page_(pool),
+        dictionary_scratch_(pool),
+        dictionary_values_(pool),
+        remap_(pool),
+        gathered_(pool),
+        hashes_(pool),
+        bloom_bytes_(pool),
+        page_stats_(pool, column.physical_type, column.type_length, column.sort_order, column.is_float16),
+        chunk_stats_(pool, column.physical_type, column.type_length, column.sort_order, column.is_float16),
+        column_index_(StatisticsOptions{column.options.max_statistics_bytes}),
+        delta32_(pool),
+        delta64_(pool) {}
+
+  Status Init() {
+    if (options_.codec != codec::CompressionCodec::kUncompressed) {
+      STRATA_ASSIGN_OR_RETURN(codec_, codec::MakeCodec(options_.codec, pool_, options_.compression_level));
+    }
+    if (options_.dictionary) {
+      const int width = column_.physical_type == PhysicalType::kByteArray ? 0 : gatherer_.value_width();
+      STRATA_ASSIGN_OR_RETURN(dictionary_, DictionaryEncoder::Make(pool_, width));
+    }
+    dictionary_active_ = dictionary_ != nullptr;
+    page_def_histogram_.assign(static_cast<size_t>(column_.max_definition_level) + 1, 0);
+    page_rep_histogram_.assign(static_cast<size_t>(column_.max_repetition_level) + 1, 0);
+    chunk_def_histogram_ = page_def_histogram_;
+    chunk_rep_histogram_ = page_rep_histogram_;
+    return Status::OK();
+  }
+
+  Status Write(const ShreddedLeaf& leaf);
+  Status FinishChunk();
+  Result<WrittenChunk> WriteChunk(OutputSink* sink);
+  Result<std::optional<std::pair<int64_t, int32_t>>> WriteBloomFilter(OutputSink* sink);
+
+  int64_t buffered_bytes() const {
+    return chunk_.size() + values_.size() + (dictionary_ != nullptr ? dictionary_->plain_size() : 0);
+  }
+  int64_t num_rows() const { return chunk_rows_ + page_rows_; }
+  int64_t memory_size() const {
+    int64_t total = values_.capacity() + encoded_.capacity() + body_.capacity() + compressed_.capacity() +
+                    def_bytes_.capacity() + rep_bytes_.capacity() + chunk_.capacity() + dictionary_page_.capacity() +
+                    dictionary_scratch_.capacity() + dictionary_values_.capacity() + remap_.capacity() +
+                    gathered_.capacity() + hashes_.capacity() + bloom_bytes_.capacity() + gatherer_.memory_size() +
+                    def_encoder_.memory_size() + rep_encoder_.memory_size() + index_encoder_.memory_size() +
+                    page_stats_.memory_size() + chunk_stats_.memory_size();
+    if (dictionary_ != nullptr) total += dictionary_->memory_size();
+    if (codec_ != nullptr) total += codec_->memory_size();
+    if (bloom_ != nullptr) total += bloom_->memory_size();
+    return total;
+  }
+
+ private:
+  bool is_byte_array() const { return column_.physical_type == PhysicalType::kByteArray; }
+  bool is_boolean() const { return column_.physical_type == PhysicalType::kBoolean; }
+
+  // Levels [begin, end) of `leaf`, which start a row and hold `rows` rows.
+  Status WriteLevels(const ShreddedLeaf& leaf, int64_t begin, int64_t end, int64_t rows);
+  // Encodes the values of elements [begin, end) of the leaf's array (nulls among them skipped).
+  Status WriteValues(const ShreddedLeaf& leaf, int64_t begin, int64_t end);
+  Status EncodeGathered(const GatheredValues& values, const int32_t* dictionary_indices);
+  Status PrepareDictionaryInput(const ArrayDataPtr& dictionary);
+  bool PageFull() const;
+  Status FlushPage();
+  // The page's value bytes in its encoding, in `encoded_` or pointing at `values_`.
+  Result<std::span<const uint8_t>> EncodePageValues(Encoding* encoding);
+  Status AppendPage(PageHeader header, std::span<const uint8_t> levels, std::span<const uint8_t> values,
+                    int64_t uncompressed_values_size, bool compress_levels);
+  Status BuildDictionaryPage();
+  Status BuildBloomFilter();
+  void ResetChunk();
+
+  const WriterColumn& column_;
+  const FileWriteOptions& file_;
+  const ColumnWriteOptions& options_;
+  MemoryPool* pool_;
+  bool v1_;
+  std::unique_ptr<codec::Codec> codec_;
+  PhysicalValueGatherer gatherer_;
+  std::unique_ptr<DictionaryEncoder> dictionary_;
+  bool dictionary_active_ = false;  // pages are dictionary-encoded (no fallback yet in this chunk)
+  bool dictionary_used_ = false;    // some page of this chunk is dictionary-encoded
+
+  RleBitPackedEncoder def_encoder_;
+  RleBitPackedEncoder rep_encoder_;
+  RleBitPackedEncoder index_encoder_;
+  ResizableBuffer values_;   // the page's values: PLAIN bytes, boolean bits, or int32 indices
+  ResizableBuffer encoded_;  // values in a non-PLAIN encoding
+  ResizableBuffer body_;     // v1 levels + values, before compression
+  ResizableBuffer compressed_;
+  ResizableBuffer def_bytes_;
+  ResizableBuffer rep_bytes_;
+  ResizableBuffer chunk_;    // headers and bodies of the chunk's data pages
+  ResizableBuffer dictionary_page_;
+  ResizableBuffer dictionary_scratch_;
+  // Dictionary-array input: the current dictionary's physical values and its entries' indices
+  // in the chunk's dictionary.
+  ArrayDataPtr input_dictionary_;
+  ResizableBuffer dictionary_values_;
+  ResizableBuffer remap_;
+  ResizableBuffer gathered_;
+  ResizableBuffer hashes_;  // Bloom filter hashes of values not in the dictionary
+  ResizableBuffer bloom_bytes_;
+  std::unique_ptr<BloomFilter> bloom_;
+  std::string header_bytes_;
+
+  StatisticsCollector page_stats_;
+  StatisticsCollector chunk_stats_;
+  ColumnIndexBuilder column_index_;
+  OffsetIndexBuilder offset_index_;
+  DeltaBinaryPackedEncoder<int32_t> delta32_;
+  DeltaBinaryPackedEncoder<int64_t> delta64_;
+
+  // The current page.
+  int64_t page_levels_ = 0;
+  int64_t page_values_ = 0;  // non-null values
+  int64_t page_rows_ = 0;
+  int64_t page_nulls_ = 0;
+  int64_t page_unencoded_bytes_ = 0;
+  std::vector<int64_t> page_def_histogram_;
+  std::vector<int64_t> page_rep_histogram_;
+  // The chunk.
+  int64_t chunk_rows_ = 0;
+  int64_t chunk_levels_ = 0;
+  int64_t chunk_values_ = 0;
+  int64_t chunk_unencoded_bytes_ = 0;
+  int64_t uncompressed_bytes_ = 0;  // headers + uncompressed page bodies
+  int64_t dictionary_page_uncompressed_ = 0;
+  int64_t dictionary_entries_ = 0;
+  std::vector<int64_t> chunk_def_histogram_;
+  std::vector<int64_t> chunk_rep_histogram_;
+  struct PageCount {
+    PageType type;
+    Encoding encoding;
+    int32_t count;
+  };
+  std::vector<PageCount> page_counts_;
+  bool remap_valid_ = false;  // remap_ holds input_dictionary_'s indices in this chunk's dictionary
+};
+
+// ---- levels and values ------------------------------------------------------------------------
+
+Status ColumnChunkWriter::Impl::Write(const ShreddedLeaf& leaf) {
+  const int64_t n = leaf.num_levels;
+  const int16_t* rep = leaf.rep_levels;
+  const int16_t slot = leaf.value_slot_definition_level;
+  if (leaf.values != nullptr && leaf.values->type->id() == TypeId::kDictionary) {
+    STRATA_RETURN_NOT_OK(PrepareDictionaryInput(leaf.values->dictionary));
+  }
+  // Walk the written elements range by range alongside the levels.
+  size_t range = 0;
+  int64_t element = leaf.ranges.empty() ? 0 : leaf.ranges[0].first;
+  int64_t level = 0;
+  while (level < n) {
+    const int64_t rows_left = std::max<int64_t>(1, file_.data_page_rows - page_rows_);
+    int64_t end;
+    int64_t rows;
+    if (rep == nullptr) {
+      rows = std::min({n - level, kMiniBatchLevels, rows_left});
+      end = level + rows;
+    } else {
+      // End at a row start: after `rows_left` rows, or past kMiniBatchLevels levels.
+      rows = 0;
+      end = level;
+      while (end < n) {
+        if (rep[end] == 0) {
+          if (rows > 0 && (rows >= rows_left || end - level >= kMiniBatchLevels)) break;
+          ++rows;
+        }
+        ++end;
+      }
+    }
+    STRATA_RETURN_NOT_OK(WriteLevels(leaf, level, end, rows));
+    // Elements: one per level with def >= slot.
+    int64_t slots = end - level;
+    if (leaf.def_levels != nullptr && slot > 0) {
+      slots = 0;
+      for (int64_t i = level; i < end; ++i) slots += leaf.def_levels[i] >= slot;
+    }
+    while (slots > 0) {
+      if (range >= leaf.ranges.size()) {
+        return Status::Invalid("column '{}': the levels reference more values than the array holds",
+                               column_.dotted_path);
+      }
+      const int64_t take = std::min(slots, leaf.ranges[range].second - element);
+      STRATA_RETURN_NOT_OK(WriteValues(leaf, element, element + take));
+      element += take;
+      slots -= take;
+      if (element == leaf.ranges[range].second && ++range < leaf.ranges.size()) element = leaf.ranges[range].first;
+    }
+    if (dictionary_active_ && dictionary_->plain_size() > options_.dictionary_page_bytes) {
+      // The dictionary is full: this page stays dictionary-encoded, later ones use the
+      // fallback encoding.
+      STRATA_RETURN_NOT_OK(FlushPage());
+      dictionary_active_ = false;
+    } else if (PageFull()) {
+      STRATA_RETURN_NOT_OK(FlushPage());
+    }
+    level = end;
+  }
+  return Status::OK();
+}
+
+Status ColumnChunkWriter::Impl::WriteLevels(const ShreddedLeaf& leaf, int64_t begin, int64_t end, int64_t rows) {
+  const int64_t n = end - begin;
+  const int16_t max_def = column_.max_definition_level;
+  if (max_def > 0) {
+    const int16_t* def = leaf.def_levels + begin;
+    STRATA_RETURN_NOT_OK(def_encoder_.Put(def, n));
+    if (max_def == 1) {
+      const int64_t defined = CountLevelsEqual(def, n, 1);
+      page_def_histogram_[1] += defined;
+      page_def_histogram_[0] += n - defined;
+      page_nulls_ += n - defined;
+    } else {
+      for (int64_t i = 0; i < n; ++i) ++page_def_histogram_[static_cast<size_t>(def[i])];
+      page_nulls_ += n - CountLevelsEqual(def, n, max_def);
+    }
+  }
+  if (column_.max_repetition_level > 0) {
+    const int16_t* rep = leaf.rep_levels + begin;
+    STRATA_RETURN_NOT_OK(rep_encoder_.Put(rep, n));
+    for (int64_t i = 0; i < n; ++i) ++page_rep_histogram_[static_cast<size_t>(rep[i])];
+  }
+  page_levels_ += n;
+  page_rows_ += rows;
+  return Status::OK();
+}
+
+Status ColumnChunkWriter::Impl::PrepareDictionaryInput(const ArrayDataPtr& dictionary) {
+  if (dictionary == nullptr) return Status::Invalid("column '{}': a dictionary array without its dictionary",
+                                                    column_.dotted_path);
+  if (dictionary == input_dictionary_) return Status::OK();
+  // Each new dictionary is gathered and hashed once; its indices then map through remap_.
+  GatheredValues values;
+  STRATA_RETURN_NOT_OK(gatherer_.Gather(*dictionary, 0, dictionary->length, &values));
+  if (values.count != dictionary->length) {
+    return Status::Invalid("column '{}': dictionaries with null values are not supported", column_.dotted_path);
+  }
+  const int64_t n = values.count;
+  if (is_byte_array()) {
+    STRATA_RETURN_NOT_OK(dictionary_values_.ReserveDiscardingContents(n * static_cast<int64_t>(sizeof(ByteArrayView))));
+    std::memcpy(dictionary_values_.mutable_data(), values.views, static_cast<size_t>(n) * sizeof(ByteArrayView));
+  } else {
+    const int64_t bytes = n * gatherer_.value_width();
+    STRATA_RETURN_NOT_OK(dictionary_values_.ReserveDiscardingContents(bytes));
+    if (bytes > 0) std::memcpy(dictionary_values_.mutable_data(), values.fixed, static_cast<size_t>(bytes));
+  }
+  STRATA_RETURN_NOT_OK(remap_.ReserveDiscardingContents(n * 4));
+  input_dictionary_ = dictionary;
+  remap_valid_ = false;
+  return Status::OK();
+}
+
+Status ColumnChunkWriter::Impl::WriteValues(const ShreddedLeaf& leaf, int64_t begin, int64_t end) {
+  const ArrayData& array = *leaf.values;
+  if (array.type->id() != TypeId::kDictionary) {
+    GatheredValues values;
+    STRATA_RETURN_NOT_OK(gatherer_.Gather(array, begin, end, &values));
+    return EncodeGathered(values, nullptr);
+  }
+  const int64_t dictionary_length = input_dictionary_->length;
+  const int32_t* indices;
+  int64_t count;
+  STRATA_RETURN_NOT_OK(gatherer_.GatherIndices(array, begin, end, dictionary_length, &indices, &count));
+  if (dictionary_active_ && !remap_valid_) {
+    auto* remap = remap_.mutable_data_as<int32_t>();
+    if (is_byte_array()) {
+      STRATA_RETURN_NOT_OK(dictionary_->PutByteArrays(dictionary_values_.data_as<ByteArrayView>(), dictionary_length, remap));
+    } else {
+      STRATA_RETURN_NOT_OK(dictionary_->PutFixed(dictionary_values_.data(), dictionary_length, remap));
+    }
+    remap_valid_ = true;
+  }
+  // Values by index, for statistics and for pages after a fallback.
+  GatheredValues values;
+  values.count = count;
+  if (is_byte_array()) {
+    STRATA_RETURN_NOT_OK(gathered_.ReserveScratch(count * static_cast<int64_t>(sizeof(ByteArrayView))));
+    auto* views = gathered_.mutable_data_as<ByteArrayView>();
+    const auto* entries = dictionary_values_.data_as<ByteArrayView>();
+    for (int64_t i = 0; i < count; ++i) {
+      views[i] = entries[indices[i]];
+      values.byte_array_bytes += views[i].length;
+    }
+    values.views = views;
+  } else {
+    const int width = gatherer_.value_width();
+    STRATA_RETURN_NOT_OK(gathered_.ReserveScratch(count * width));
+    uint8_t* out = gathered_.mutable_data();
+    const uint8_t* entries = dictionary_values_.data();
+    for (int64_t i = 0; i < count; ++i) {
+      std::memcpy(out + i * width, entries + static_cast<int64_t>(indices[i]) * width, static_cast<size_t>(width));
+    }
+    values.fixed = out;
+  }
+  if (!dictionary_active_) return EncodeGathered(values, nullptr);
+  // Chunk dictionary indices of these values.
+  STRATA_RETURN_NOT_OK(dictionary_scratch_.ReserveScratch(count * 4));
+  auto* mapped = dictionary_scratch_.mutable_data_as<int32_t>();
+  const auto* remap = remap_.data_as<int32_t>();
+  for (int64_t i = 0; i < count; ++i) mapped[i] = remap[indices[i]];
+  return EncodeGathered(values, mapped);
+}
+
+Status ColumnChunkWriter::Impl::EncodeGathered(const GatheredValues& values, const int32_t* dictionary_indices) {
+  const int64_t n = values.count;
+  if (n == 0) return Status::OK();
+  if (options_.statistics) {
+    if (is_boolean()) {
+      page_stats_.UpdateBooleans(values.bits, values.bit_offset, n);
+    } else if (is_byte_array()) {
+      STRATA_RETURN_NOT_OK(page_stats_.UpdateByteArrays(values.views, n));
+    } else {
+      STRATA_RETURN_NOT_OK(page_stats_.UpdateFixed(values.fixed, n));
+    }
+  }
+  if (dictionary_active_) {
+    const int64_t at = values_.size();
+    STRATA_RETURN_NOT_OK(values_.GrowForAppend(at + n * 4));
+    auto* indices = reinterpret_cast<int32_t*>(values_.mutable_data() + at);
+    if (dictionary_indices != nullptr) {
+      std::memcpy(indices, dictionary_indices, static_cast<size_t>(n) * 4);
+    } else if (is_byte_array()) {
+      STRATA_RETURN_NOT_OK(dictionary_->PutByteArrays(values.views, n, indices));
+    } else {
+      STRATA_RETURN_NOT_OK(dictionary_->PutFixed(values.fixed, n, indices));
+    }
+    values_.set_size(at + n * 4);
+  } else {
+    if (is_boolean()) {
+      const int64_t bits_before = page_values_;
+      STRATA_RETURN_NOT_OK(values_.GrowForAppend(bitmap::BytesForBits(bits_before + n)));
+      STRATA_RETURN_NOT_OK(values_.ResizeZeroed(bitmap::BytesForBits(bits_before + n)));
+      bitmap::CopyBitmap(values.bits, values.bit_offset, n, values_.mutable_data(), bits_before);
+    } else if (is_byte_array()) {
+      STRATA_RETURN_NOT_OK(values_.GrowForAppend(values_.size() + 4 * n + values.byte_array_bytes));
+      STRATA_RETURN_NOT_OK(PlainEncodeByteArrays(values.views, n, &values_));
+    } else {
+      STRATA_RETURN_NOT_OK(values_.Append(values.fixed, n * gatherer_.value_width()));
+    }
+    if (options_.bloom_filter) {
+      const int64_t at = hashes_.size();
+      STRATA_RETURN_NOT_OK(hashes_.GrowForAppend(at + n * 8));
+      auto* hashes = reinterpret_cast<uint64_t*>(hashes_.mutable_data() + at);
+      if (is_byte_array()) {
+        BloomFilter::HashByteArrays(values.views, n, hashes);
+      } else if (is_boolean()) {
+        for (int64_t i = 0; i < n; ++i) {
+          const uint8_t v = bitmap::GetBit(values.bits, values.bit_offset + i) ? 1 : 0;
+          hashes[i] = BloomFilter::Hash(&v, 1);
+        }
+      } else {
+        BloomFilter::HashFixed(values.fixed, n, gatherer_.value_width(), hashes);
+      }
+      hashes_.set_size(at + n * 8);
+    }
+  }
+  page_values_ += n;
+  page_unencoded_bytes_ += values.byte_array_bytes;
+  return Status::OK();
+}
+
+bool ColumnChunkWriter::Impl::PageFull() const {
+  if (page_rows_ >= file_.data_page_rows) return true;
+  int64_t estimate = values_.size();
+  if (dictionary_active_) {
+    estimate = page_values_ * std::max(1, dictionary_->index_bit_width()) / 8;
+  }
+  const int level_bits = def_encoder_.bit_width() + rep_encoder_.bit_width();
+  estimate += page_levels_ * level_bits / 8;
+  return estimate >= file_.data_page_bytes;
+}
+
+// ---- pages --------------------------------------------------------------------------------------
+
+Result<std::span<const uint8_t>> ColumnChunkWriter::Impl::EncodePageValues(Encoding* encoding) {
+  const int64_t n = page_values_;
+  encoded_.Clear();
+  if (dictionary_active_) {
+    *encoding = Encoding::kRleDictionary;
+    const int width = dictionary_->index_bit_width();
+    const uint8_t width_byte = static_cast<uint8_t>(width);
+    STRATA_RETURN_NOT_OK(encoded_.Append(&width_byte, 1));
+    index_encoder_.set_bit_width(width);
+    STRATA_RETURN_NOT_OK(index_encoder_.Put(values_.data_as<int32_t>(), n));
+    STRATA_RETURN_NOT_OK(index_encoder_.FlushTo(&encoded_));
+    return encoded_.span();
+  }
+  *encoding = options_.encoding;
+  switch (options_.encoding) {
+    case Encoding::kPlain:
+      return values_.span();
+    case Encoding::kRle: {  // booleans: 4-byte length, then RLE/bit-packed runs of width 1
+      STRATA_RETURN_NOT_OK(dictionary_scratch_.ReserveScratch(n));
+      uint8_t* bytes = dictionary_scratch_.mutable_data();
+      for (int64_t i = 0; i < n; ++i) bytes[i] = bitmap::GetBit(values_.data(), i);
+      index_encoder_.set_bit_width(1);
+      STRATA_RETURN_NOT_OK(index_encoder_.Put(bytes, n));
+      STRATA_RETURN_NOT_OK(index_encoder_.FlushTo(&encoded_, /*length_prefix=*/true));
+      return encoded_.span();
+    }
+    case Encoding::kDeltaBinaryPacked:
+      if (column_.physical_type == PhysicalType::kInt32) {
+        STRATA_RETURN_NOT_OK(delta32_.Put(values_.data_as<int32_t>(), n));
+        STRATA_RETURN_NOT_OK(delta32_.FlushTo(&encoded_));
+      } else {
+        STRATA_RETURN_NOT_OK(delta64_.Put(values_.data_as<int64_t>(), n));
+        STRATA_RETURN_NOT_OK(delta64_.FlushTo(&encoded_));
+      }
+      return encoded_.span();
+    case Encoding::kByteStreamSplit:
+      STRATA_RETURN_NOT_OK(ByteStreamSplitEncode(values_.data(), n, gatherer_.value_width(), &encoded_));
+      return encoded_.span();
+    case Encoding::kDeltaLengthByteArray:
+    case Encoding::kDeltaByteArray: {
+      // The page holds PLAIN bytes (views into batches do not outlive them): view them again.
+      STRATA_RETURN_NOT_OK(gathered_.ReserveScratch(n * static_cast<int64_t>(sizeof(ByteArrayView))));
+      auto* views = gathered_.mutable_data_as<ByteArrayView>();
+      if (column_.physical_type == PhysicalType::kFixedLenByteArray) {
+        const int width = gatherer_.value_width();
+        for (int64_t i = 0; i < n; ++i) views[i] = {values_.data() + i * width, static_cast<uint32_t>(width)};
+      } else {
+        const uint8_t* p = values_.data();
+        for (int64_t i = 0; i < n; ++i) {
+          uint32_t length;
+          std::memcpy(&length, p, 4);
+          views[i] = {p + 4, length};
+          p += 4 + length;
+        }
+      }
+      if (options_.encoding == Encoding::kDeltaLengthByteArray) {
+        STRATA_RETURN_NOT_OK(DeltaLengthByteArrayEncode(pool_, views, n, &encoded_));
+      } else {
+        STRATA_RETURN_NOT_OK(DeltaByteArrayEncode(pool_, views, n, &encoded_));
+      }
+      return encoded_.span();
+    }
+    default:
+      return Status::Invalid("column '{}': cannot write {} pages", column_.dotted_path, EncodingName(options_.encoding));
+  }
+}
+
+Status ColumnChunkWriter::Impl::AppendPage(PageHeader header, std::span<const uint8_t> levels,
+                                           std::span<const uint8_t> values, int64_t uncompressed_values_size,
+                                           bool compress_levels) {
+  // `levels` precede `values` in the page; with compress_levels (v1) both are compressed as one.
+  std::span<const uint8_t> stored_levels = levels;
+  std::span<const uint8_t> stored_values = values;
+  const int64_t uncompressed = static_cast<int64_t>(levels.size()) + uncompressed_values_size;
+  if (codec_ != nullptr) {
+    std::span<const uint8_t> input = values;
+    if (compress_levels && !levels.empty()) {
+      body_.Clear();
+      STRATA_RETURN_NOT_OK(body_.Reserve(static_cast<int64_t>(levels.size() + values.size())));
+      body_.UnsafeAppend(levels.data(), static_cast<int64_t>(levels.size()));
+      body_.UnsafeAppend(values.data(), static_cast<int64_t>(values.size()));
+      input = body_.span();
+      stored_levels = {};
+    }
+    STRATA_RETURN_NOT_OK(codec_->Compress(input, &compressed_));
+    stored_values = compressed_.span();
+  }
+  const int64_t stored = static_cast<int64_t>(stored_levels.size() + stored_values.size());
+  if (stored > std::numeric_limits<int32_t>::max() || uncompressed > std::numeric_limits<int32_t>::max()) {
+    return Status::LimitExceeded("column '{}': a page of {} bytes passes Parquet's 2 GiB page limit",
+                                 column_.dotted_path, std::max(stored, uncompressed));
+  }
+  header.uncompressed_page_size = CheckedInt32(uncompressed);
+  header.compressed_page_size = CheckedInt32(stored);
+  if (file_.page_checksums) {
+    header.crc = static_cast<int32_t>(codec::Crc32(stored_values, codec::Crc32(stored_levels)));
+  }
+  header_bytes_.clear();
+  SerializePageHeader(header, &header_bytes_);
+  const auto header_size = static_cast<int64_t>(header_bytes_.size());
+  STRATA_RETURN_NOT_OK(chunk_.GrowForAppend(chunk_.size() + header_size + stored));
+  chunk_.UnsafeAppend(header_bytes_.data(), header_size);
+  chunk_.UnsafeAppend(stored_levels.data(), static_cast<int64_t>(stored_levels.size()));
+  chunk_.UnsafeAppend(stored_values.data(), static_cast<int64_t>(stored_values.size()));
+  uncompressed_bytes_ += header_size + uncompressed;
+  return Status::OK();
+}
+
+Status ColumnChunkWriter::Impl::FlushPage() {
+  if (page_levels_ == 0) return Status::OK();
+  Encoding encoding;
+  STRATA_ASSIGN_OR_RETURN(std::span<const uint8_t> values, EncodePageValues(&encoding));
+  def_bytes_.Clear();
+  rep_bytes_.Clear();
+  if (column_.max_repetition_level > 0) STRATA_RETURN_NOT_OK(rep_encoder_.FlushTo(&rep_bytes_, v1_));
+  if (column_.max_definition_level > 0) STRATA_RETURN_NOT_OK(def_encoder_.FlushTo(&def_bytes_, v1_));
+  // Repetition levels come first in the page, then definition levels.
+  std::span<const uint8_t> levels;
+  if (rep_bytes_.size() > 0) {
+    STRATA_RETURN_NOT_OK(rep_bytes_.Append(def_bytes_.data(), def_bytes_.size()));
+    levels = rep_bytes_.span();
+  } else {
+    levels = def_bytes_.span();
+  }
+  const int64_t page_offset = chunk_.size();
+  PageHeader header;
+  if (v1_) {
+    header.type = PageType::kDataPage;
+    DataPageHeader page;
+    page.num_values = CheckedInt32(page_levels_);
+    page.encoding = encoding;
+    page.definition_level_encoding = Encoding::kRle;
+    page.repetition_level_encoding = Encoding::kRle;
+    header.data_page_header = page;
+    STRATA_RETURN_NOT_OK(AppendPage(std::move(header), levels, values, static_cast<int64_t>(values.size()), true));
+  } else {
+    header.type = PageType::kDataPageV2;
+    DataPageHeaderV2 page;
+    page.num_values = CheckedInt32(page_levels_);
+    page.num_nulls = CheckedInt32(page_nulls_);
+    page.num_rows = CheckedInt32(page_rows_);
+    page.encoding = encoding;
+    page.definition_levels_byte_length = CheckedInt32(def_bytes_.size());
+    page.repetition_levels_byte_length =
+        CheckedInt32(static_cast<int64_t>(levels.size()) - def_bytes_.size());
+    page.is_compressed = codec_ != nullptr;
+    header.data_page_header_v2 = page;
+    STRATA_RETURN_NOT_OK(AppendPage(std::move(header), levels, values, static_cast<int64_t>(values.size()), false));
+  }
+  const PageType type = v1_ ? PageType::kDataPage : PageType::kDataPageV2;
+  bool counted = false;
+  for (PageCount& count : page_counts_) {
+    if (count.type == type && count.encoding == encoding) {
+      ++count.count;
+      counted = true;
+    }
+  }
+  if (!counted) page_counts_.push_back({type, encoding, 1});
+  if (encoding == Encoding::kRleDictionary) dictionary_used_ = true;
+
+  if (options_.page_index) {
+    offset_index_.AddPage(page_offset, CheckedInt32(chunk_.size() - page_offset), chunk_rows_,
+                          is_byte_array() ? std::optional<int64_t>(page_unencoded_bytes_) : std::nullopt);
+    if (options_.statistics) {
+      page_stats_.AddNulls(page_nulls_);
+      const bool has_def = column_.max_definition_level > 0;
+      const bool has_rep = column_.max_repetition_level > 0;
+      column_index_.AddPage(page_stats_, has_def ? std::span<const int64_t>(page_def_histogram_) : std::span<const int64_t>(),
+                            has_rep ? std::span<const int64_t>(page_rep_histogram_) : std::span<const int64_t>());
+    }
+  } else if (options_.statistics) {
+    page_stats_.AddNulls(page_nulls_);
+  }
+  if (options_.statistics) STRATA_RETURN_NOT_OK(chunk_stats_.Merge(page_stats_));
+  page_stats_.Reset();
+  for (size_t i = 0; i < page_def_histogram_.size(); ++i) chunk_def_histogram_[i] += page_def_histogram_[i];
+  for (size_t i = 0; i < page_rep_histogram_.size(); ++i) chunk_rep_histogram_[i] += page_rep_histogram_[i];
+  std::fill(page_def_histogram_.begin(), page_def_histogram_.end(), 0);
+  std::fill(page_rep_histogram_.begin(), page_rep_histogram_.end(), 0);
+  chunk_rows_ += page_rows_;
+  chunk_levels_ += page_levels_;
+  chunk_values_ += page_values_;
+  chunk_unencoded_bytes_ += page_unencoded_bytes_;
+  page_levels_ = page_values_ = page_rows_ = page_nulls_ = page_unencoded_bytes_ = 0;
+  values_.Clear();
+  return Status::OK();
+}
+
+// ---- chunks ---------------------------------------------------------------------------------------
+
+Status ColumnChunkWriter::Impl::BuildDictionaryPage() {
+  dictionary_page_.Clear();
+  if (!dictionary_used_) return Status::OK();
+  dictionary_scratch_.Clear();
+  STRATA_RETURN_NOT_OK(dictionary_->WritePlain(&dictionary_scratch_));
+  dictionary_entries_ = dictionary_->num_entries();
+  std::span<const uint8_t> body = dictionary_scratch_.span();
+  if (codec_ != nullptr) {
+    STRATA_RETURN_NOT_OK(codec_->Compress(body, &compressed_));
+    body = compressed_.span();
+  }
+  PageHeader header;
+  header.type = PageType::kDictionaryPage;
+  header.uncompressed_page_size = CheckedInt32(dictionary_scratch_.size());
+  header.compressed_page_size = CheckedInt32(static_cast<int64_t>(body.size()));
+  if (file_.page_checksums) header.crc = static_cast<int32_t>(codec::Crc32(body));
+  DictionaryPageHeader dictionary;
+  dictionary.num_values = CheckedInt32(dictionary_entries_);
+  dictionary.encoding = Encoding::kPlain;
+  header.dictionary_page_header = dictionary;
+  header_bytes_.clear();
+  SerializePageHeader(header, &header_bytes_);
+  const auto header_size = static_cast<int64_t>(header_bytes_.size());
+  STRATA_RETURN_NOT_OK(dictionary_page_.Reserve(header_size + static_cast<int64_t>(body.size())));
+  dictionary_page_.UnsafeAppend(header_bytes_.data(), header_size);
+  dictionary_page_.UnsafeAppend(body.data(), static_cast<int64_t>(body.size()));
+  dictionary_page_uncompressed_ = header_size + dictionary_scratch_.size();
+  return Status::OK();
+}
+
+Status ColumnChunkWriter::Impl::BuildBloomFilter() {
+  bloom_.reset();
+  if (!options_.bloom_filter) return Status::OK();
+  const int64_t fallback_hashes = hashes_.size() / 8;
+  int64_t ndv = options_.bloom_filter_ndv;
+  if (ndv == 0) ndv = std::max<int64_t>(1, (dictionary_used_ ? dictionary_entries_ : 0) + fallback_hashes);
+  STRATA_ASSIGN_OR_RETURN(bloom_, BloomFilter::Make(pool_, BloomFilter::OptimalNumBytes(ndv, options_.bloom_filter_fpp)));
+  bloom_->InsertHashes(hashes_.data_as<uint64_t>(), fallback_hashes);
+  if (dictionary_used_) {
+    // The dictionary's entries, from its PLAIN page body (still in dictionary_scratch_).
+    const int64_t n = dictionary_entries_;
+    STRATA_RETURN_NOT_OK(hashes_.ReserveDiscardingContents(n * 8));
+    auto* hashes = hashes_.mutable_data_as<uint64_t>();
+    if (is_byte_array()) {
+      const uint8_t* p = dictionary_scratch_.data();
+      for (int64_t i = 0; i < n; ++i) {
+        uint32_t length;
+        std::memcpy(&length, p, 4);
+        hashes[i] = BloomFilter::Hash(p + 4, length);
+        p += 4 + length;
+      }
+    } else {
+      BloomFilter::HashFixed(dictionary_scratch_.data(), n, gatherer_.value_width(), hashes);
+    }
+    bloom_->InsertHashes(hashes, n);
+  }
+  hashes_.Clear();
+  return Status::OK();
+}
+
+Status ColumnChunkWriter::Impl::FinishChunk() {
+  STRATA_RETURN_NOT_OK(FlushPage());
+  STRATA_RETURN_NOT_OK(BuildDictionaryPage());
+  return BuildBloomFilter();
+}
+
+Result<WrittenChunk> ColumnChunkWriter::Impl::WriteChunk(OutputSink* sink) {
+  WrittenChunk out;
+  const int64_t start = sink->position();
+  ColumnMetaData meta;
+  meta.type = column_.physical_type;
+  meta.path_in_schema = column_.path;
+  meta.codec = static_cast<CompressionCodec>(options_.codec);
+  meta.num_values = chunk_levels_;
+  if (dictionary_page_.size() > 0) {
+    meta.dictionary_page_offset = start;
+    STRATA_RETURN_NOT_OK(sink->Write(dictionary_page_.data(), dictionary_page_.size()));
+  }
+  meta.data_page_offset = sink->position();
+  STRATA_RETURN_NOT_OK(sink->Write(chunk_.data(), chunk_.size()));
+  meta.total_compressed_size = sink->position() - start;
+  meta.total_uncompressed_size = uncompressed_bytes_ + (dictionary_page_.size() > 0 ? dictionary_page_uncompressed_ : 0);
+
+  // Encodings: the dictionary page's PLAIN, the data pages' value encodings, RLE for levels.
+  auto add_encoding = [&](Encoding e) {
+    if (std::find(meta.encodings.begin(), meta.encodings.end(), e) == meta.encodings.end()) meta.encodings.push_back(e);
+  };
+  std::vector<PageEncodingStats> encoding_stats;
+  if (dictionary_page_.size() > 0) {
+    add_encoding(Encoding::kPlain);
+    encoding_stats.push_back({PageType::kDictionaryPage, Encoding::kPlain, 1});
+  }
+  for (const PageCount& count : page_counts_) {
+    add_encoding(count.encoding);
+    encoding_stats.push_back({count.type, count.encoding, count.count});
+  }
+  if (column_.max_definition_level > 0 || column_.max_repetition_level > 0) add_encoding(Encoding::kRle);
+  meta.encoding_stats = std::move(encoding_stats);
+
+  if (options_.statistics) {
+    meta.statistics = chunk_stats_.ToThrift(StatisticsOptions{options_.max_statistics_bytes});
+  }
+  out.chunk.file_offset = start;
+  SizeStatistics size;
+  if (is_byte_array()) size.unencoded_byte_array_data_bytes = chunk_unencoded_bytes_;
+  if (column_.max_definition_level > 0) size.definition_level_histogram = chunk_def_histogram_;
+  if (column_.max_repetition_level > 0) size.repetition_level_histogram = chunk_rep_histogram_;
+  if (size.unencoded_byte_array_data_bytes || size.definition_level_histogram || size.repetition_level_histogram) {
+    meta.size_statistics = std::move(size);
+  }
+  if (options_.page_index) {
+    OffsetIndex offsets = offset_index_.Finish();
+    for (PageLocation& location : offsets.page_locations) location.offset += meta.data_page_offset;
+    out.offset_index = std::move(offsets);
+    if (options_.statistics) out.column_index = column_index_.Finish();
+  }
+  out.chunk.meta_data = std::move(meta);
+  ResetChunk();
+  return out;
+}
+
+Result<std::optional<std::pair<int64_t, int32_t>>> ColumnChunkWriter::Impl::WriteBloomFilter(OutputSink* sink) {
+  if (bloom_ == nullptr) return std::optional<std::pair<int64_t, int32_t>>();
+  bloom_bytes_.Clear();
+  STRATA_RETURN_NOT_OK(bloom_->WriteTo(&bloom_bytes_));
+  const int64_t offset = sink->position();
+  STRATA_RETURN_NOT_OK(sink->Write(bloom_bytes_.data(), bloom_bytes_.size()));
+  bloom_.reset();
+  return std::optional(std::pair<int64_t, int32_t>(offset, CheckedInt32(bloom_bytes_.size())));
+}
+
+void ColumnChunkWriter::Impl::ResetChunk() {
+  chunk_.Clear();
+  dictionary_page_.Clear();
+  if (dictionary_ != nullptr) dictionary_->Clear();
+  dictionary_active_ = dictionary_ != nullptr;
+  dictionary_used_ = false;
+  remap_valid_ = false;
+  chunk_stats_.Reset();
+  column_index_.Reset();
+  offset_index_.Reset();
+  std::fill(chunk_def_histogram_.begin(), chunk_def_histogram_.end(), 0);
+  std::fill(chunk_rep_histogram_.begin(), chunk_rep_histogram_.end(), 0);
+  page_counts_.clear();
+  chunk_rows_ = chunk_levels_ = chunk_values_ = chunk_unencoded_bytes_ = 0;
+  uncompressed_bytes_ = dictionary_page_uncompressed_ = dictionary_entries_ = 0;
+}
+
+// ---- the public shell ------------------------------------------------------------------------------
+
+Result<std::unique_ptr<ColumnChunkWriter>> ColumnChunkWriter::Make(const WriterColumn& column,
+                                                                   const FileWriteOptions& options, MemoryPool* pool) {
+  auto impl = std::make_unique<Impl>(column, options, pool);
+  STRATA_RETURN_NOT_OK(impl->Init());
+  return std::unique_ptr<ColumnChunkWriter>(new ColumnChunkWriter(std::move(impl)));
+}
+
+ColumnChunkWriter::ColumnChunkWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ColumnChunkWriter::~ColumnChunkWriter() = default;
+
+Status ColumnChunkWriter::Write(const ShreddedLeaf& leaf) { return impl_->Write(leaf); }
+Status ColumnChunkWriter::FinishChunk() { return impl_->FinishChunk(); }
+Result<WrittenChunk> ColumnChunkWriter::WriteChunk(OutputSink* sink) { return impl_->WriteChunk(sink); }
+Result<std::optional<std::pair<int64_t, int32_t>>> ColumnChunkWriter::WriteBloomFilter(OutputSink* sink) {
+  return impl_->WriteBloomFilter(sink);
+}
+int64_t ColumnChunkWriter::buffered_bytes() const { return impl_->buffered_bytes(); }
+int64_t ColumnChunkWriter::num_rows() const { return impl_->num_rows(); }
+int64_t ColumnChunkWriter::memory_size() const { return impl_->memory_size(); }
+
+}  // namespace strata::parquet

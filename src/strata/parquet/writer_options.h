@@ -1,0 +1,102 @@
+// Options of the Parquet write path, by concern: the file (row groups, pages, metadata, threads)
+// and each column (codec, encodings, statistics, Bloom filter), with defaults for every column
+// and overrides by column path. Every struct has a Validate().
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "strata/codec/codec.h"
+#include "strata/io/output_sink.h"
+#include "strata/parquet/encoding/encoding.h"
+#include "strata/parquet/thrift/parquet_types.h"
+#include "strata/types/field.h"
+
+namespace strata::parquet {
+
+enum class DataPageVersion { kV1 = 1, kV2 = 2 };
+
+struct ColumnWriteOptions {
+  // SNAPPY by default, as most writers: it costs little to write and reads fast.
+  codec::CompressionCodec codec = codec::CompressionCodec::kSnappy;
+  int compression_level = codec::kDefaultCompressionLevel;
+  // Dictionary-encode values (RLE_DICTIONARY data pages after one PLAIN dictionary page) until
+  // the dictionary's PLAIN size passes `dictionary_page_bytes`; the rest of the chunk then uses
+  // `encoding`. BOOLEAN columns are never dictionary-encoded.
+  bool dictionary = true;
+  int64_t dictionary_page_bytes = 1 << 20;
+  // The value encoding without (or after) a dictionary: PLAIN, RLE (BOOLEAN),
+  // DELTA_BINARY_PACKED (INT32, INT64), DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY), DELTA_BYTE_ARRAY
+  // (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY), BYTE_STREAM_SPLIT (fixed-width types but BOOLEAN and
+  // INT96). RLE_DICTIONARY here means `dictionary` with PLAIN fallback.
+  Encoding encoding = Encoding::kPlain;
+  // Chunk and page min/max, null and NaN counts (statistics in ColumnMetaData, and the page
+  // index's ColumnIndex).
+  bool statistics = true;
+  // Byte-array and FIXED_LEN_BYTE_ARRAY min/max longer than this are truncated (0: never).
+  int32_t max_statistics_bytes = 64;
+  // ColumnIndex and OffsetIndex of every chunk, written before the footer.
+  bool page_index = true;
+  // A split-block Bloom filter per chunk, sized for `bloom_filter_ndv` distinct values (0: the
+  // chunk's distinct value count when it was dictionary-encoded throughout, else its value
+  // count) at false-positive rate `bloom_filter_fpp`.
+  bool bloom_filter = false;
+  int64_t bloom_filter_ndv = 0;
+  double bloom_filter_fpp = 0.05;
+
+  // `type` is the column's physical type; `path` names it in messages.
+  Status Validate(PhysicalType type, const std::string& path) const;
+  Status Validate() const;  // the checks that do not depend on a type
+};
+
+struct FileWriteOptions {
+  // A row group ends after this many rows, or once its encoded pages reach
+  // `max_row_group_bytes`, whichever comes first. The writer holds one row group's encoded
+  // pages (compressed) in memory, so the byte limit bounds its memory.
+  int64_t max_row_group_rows = 1 << 20;
+  int64_t max_row_group_bytes = 64 << 20;
+  // A data page ends once its values' encoded size reaches `data_page_bytes` or it holds
+  // `data_page_rows` rows. Pages end at row boundaries.
+  int64_t data_page_bytes = 1 << 20;
+  int64_t data_page_rows = 20000;
+  DataPageVersion page_version = DataPageVersion::kV1;
+  // CRC-32 of every page, checked by readers that verify checksums.
+  bool page_checksums = true;
+  // Timestamps as INT96 (deprecated; for old readers only).
+  bool int96_timestamps = false;
+  // Store the Arrow schema (base64 IPC message) under "ARROW:schema", so Arrow readers restore
+  // types Parquet cannot express (large_string, time zones, durations, ...).
+  bool store_arrow_schema = true;
+  // Added to the footer's key-value metadata (after ARROW:schema).
+  KeyValueMetadata key_value_metadata;
+  std::vector<SortingColumn> sorting_columns;
+  // Empty: "strata version <version>".
+  std::string created_by;
+  // Column chunks of a row group are encoded on this many threads of the process's pool
+  // (0: every core, 1: the calling thread only). The file's bytes do not depend on it.
+  int threads = 0;
+  FileSinkOptions sink;
+
+  Status Validate() const;
+};
+
+struct WriterOptions {
+  FileWriteOptions file;
+  ColumnWriteOptions columns;
+  // Overrides by column: the key is a leaf's dotted Parquet path ("a.b", "tags.list.element")
+  // or a prefix of it at a field boundary ("a" covers every leaf under a); the longest match
+  // wins.
+  std::map<std::string, ColumnWriteOptions> column_overrides;
+
+  Status Validate() const;
+  // The options of the leaf at `dotted_path`.
+  const ColumnWriteOptions& ForColumn(const std::string& dotted_path) const;
+};
+
+// "strata version 0.1.0".
+std::string DefaultCreatedBy();
+
+}  // namespace strata::parquet
