@@ -6,6 +6,7 @@
 
 #include "strata/array/bitmap.h"
 #include "strata/codec/crc32.h"
+#include "strata/memory/block_buffer.h"
 #include "strata/parquet/encoding/byte_stream_split.h"
 #include "strata/parquet/encoding/delta_binary_packed.h"
 #include "strata/parquet/encoding/delta_byte_array.h"
@@ -140,7 +141,9 @@ class ColumnChunkWriter::Impl {
   ResizableBuffer compressed_;
   ResizableBuffer def_bytes_;
   ResizableBuffer rep_bytes_;
-  ResizableBuffer chunk_;    // headers and bodies of the chunk's data pages
+  // Headers and bodies of the chunk's data pages, in blocks: the chunk's size is not known
+  // ahead, and a doubling buffer would hold up to twice the row group.
+  BlockBuffer chunk_;
   ResizableBuffer dictionary_page_;
   ResizableBuffer dictionary_scratch_;
   // Dictionary-array input: the current dictionary's physical values and its entries' indices
@@ -524,10 +527,9 @@ Status ColumnChunkWriter::Impl::AppendPage(PageHeader header, std::span<const ui
   header_bytes_.clear();
   SerializePageHeader(header, &header_bytes_);
   const auto header_size = static_cast<int64_t>(header_bytes_.size());
-  STRATA_RETURN_NOT_OK(chunk_.GrowForAppend(chunk_.size() + header_size + stored));
-  chunk_.UnsafeAppend(header_bytes_.data(), header_size);
-  chunk_.UnsafeAppend(stored_levels.data(), static_cast<int64_t>(stored_levels.size()));
-  chunk_.UnsafeAppend(stored_values.data(), static_cast<int64_t>(stored_values.size()));
+  STRATA_RETURN_NOT_OK(chunk_.Append(header_bytes_.data(), header_size));
+  STRATA_RETURN_NOT_OK(chunk_.Append(stored_levels.data(), static_cast<int64_t>(stored_levels.size())));
+  STRATA_RETURN_NOT_OK(chunk_.Append(stored_values.data(), static_cast<int64_t>(stored_values.size())));
   uncompressed_bytes_ += header_size + uncompressed;
   return Status::OK();
 }
@@ -693,7 +695,9 @@ Result<WrittenChunk> ColumnChunkWriter::Impl::WriteChunk(OutputSink* sink) {
     STRATA_RETURN_NOT_OK(sink->Write(dictionary_page_.data(), dictionary_page_.size()));
   }
   meta.data_page_offset = sink->position();
-  STRATA_RETURN_NOT_OK(sink->Write(chunk_.data(), chunk_.size()));
+  STRATA_RETURN_NOT_OK(chunk_.ForEachPiece([sink](std::span<const uint8_t> piece) {
+    return sink->Write(piece.data(), static_cast<int64_t>(piece.size()));
+  }));
   meta.total_compressed_size = sink->position() - start;
   meta.total_uncompressed_size = uncompressed_bytes_ + (dictionary_page_.size() > 0 ? dictionary_page_uncompressed_ : 0);
 

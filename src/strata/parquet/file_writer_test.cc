@@ -483,5 +483,43 @@ TEST(FileWriterTest, SteadyStateRowGroupsAllocateNothingAndThePeakStaysFlat) {
   }
 }
 
+// A stream 20 times the row-group byte limit: the pool's peak is reached in the first row
+// groups and stays there; it is bounded by the limit plus one page and a dictionary per column.
+TEST(FileWriterTest, PeakStaysFlatOverAStreamTwentyTimesTheRowGroupLimit) {
+  auto schema = FlatSchema();
+  auto batches = Batches(schema, 4, 10000);
+  auto pool = MakeSystemMemoryPool();
+  WriterOptions options;
+  options.file.max_row_group_bytes = 256 << 10;
+  options.file.max_row_group_rows = 1 << 30;
+  options.file.threads = 1;
+  options.columns.page_index = false;  // metadata that grows with the file, measured elsewhere
+  options.columns.dictionary_page_bytes = 32 << 10;
+  options.file.data_page_rows = 2000;
+  auto sink = std::make_unique<BufferSink>(SystemMemoryPool());
+  BufferSink* raw = sink.get();
+  auto writer = FileWriter::Open(std::move(sink), schema, pool.get(), options);
+  ASSERT_TRUE(writer.ok());
+  int64_t peak_after_warmup = 0;
+  for (int round = 0; round < 20; ++round) {
+    for (const auto& batch : batches) ASSERT_TRUE((*writer)->WriteBatch(*batch).ok());
+    if (round == 4) peak_after_warmup = pool->peak_bytes();
+  }
+  ASSERT_TRUE((*writer)->Close().ok());
+  EXPECT_GT(raw->position(), 20 * options.file.max_row_group_bytes);
+  EXPECT_EQ(pool->peak_bytes(), peak_after_warmup) << "the peak grew with the stream";
+  // The bound: the row group's pages (the limit, overshot by at most one batch: ~600 KB here)
+  // plus, per column, its dictionary (entries, a hash table kept a quarter full, the PLAIN and
+  // compressed dictionary page: up to ~12x dictionary_page_bytes for 4-byte values), one data
+  // page with its compression buffer, and the gather scratch.
+  const int64_t per_column = 12 * options.columns.dictionary_page_bytes + 80000;
+  const int64_t bound = options.file.max_row_group_bytes + 700000 + 8 * per_column;
+  EXPECT_LT(pool->peak_bytes(), bound) << pool->peak_bytes();
+  auto reader = OpenBuffer(*raw->Finish(), Pool());
+  ASSERT_TRUE(reader.ok());
+  EXPECT_GT((*reader)->num_row_groups(), 20);
+  EXPECT_EQ((*reader)->num_rows(), 20 * 4 * 10000);
+}
+
 }  // namespace
 }  // namespace strata::parquet
