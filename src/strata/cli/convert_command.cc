@@ -174,6 +174,8 @@ Status RunConvert(const ConvertArgs& args) {
   // A file-size limit (ulimit -f) then fails the write with EFBIG, which the writer turns into
   // an error and a removed temporary file, instead of killing the process mid-file.
   ::signal(SIGXFSZ, SIG_IGN);
+  // Ctrl-C or a kill mid-write removes the temporary file too.
+  RemoveTemporaryFilesOnSignals();
   MemoryPool* pool = SystemMemoryPool();
   const auto start = std::chrono::steady_clock::now();
   STRATA_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::OpenFile(args.input, pool));

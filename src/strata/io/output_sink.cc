@@ -1,7 +1,10 @@
 #include "strata/io/output_sink.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
+
+#include <atomic>
 
 #include <cerrno>
 #include <cstring>
@@ -12,12 +15,52 @@
 namespace strata {
 namespace {
 
+// Temporary files of open file sinks, for the signal handler: fixed storage, claimed and
+// released with atomics, read with nothing but unlink() (async-signal-safe).
+constexpr int kMaxTrackedFiles = 64;
+constexpr size_t kMaxTrackedPath = 4096;
+std::atomic<bool> tracked_used[kMaxTrackedFiles];
+std::atomic<bool> tracked_ready[kMaxTrackedFiles];
+char tracked_paths[kMaxTrackedFiles][kMaxTrackedPath];
+
+int TrackTemporaryFile(const std::string& path) {
+  if (path.size() >= kMaxTrackedPath) return -1;
+  for (int i = 0; i < kMaxTrackedFiles; ++i) {
+    bool expected = false;
+    if (tracked_used[i].compare_exchange_strong(expected, true)) {
+      std::memcpy(tracked_paths[i], path.c_str(), path.size() + 1);
+      tracked_ready[i].store(true, std::memory_order_release);
+      return i;
+    }
+  }
+  return -1;  // more open sinks than slots: those are not cleaned up on a signal
+}
+
+void UntrackTemporaryFile(int slot) {
+  if (slot < 0) return;
+  tracked_ready[slot].store(false, std::memory_order_release);
+  tracked_used[slot].store(false, std::memory_order_release);
+}
+
+void RemoveTrackedFilesAndDie(int signal_number) {
+  for (int i = 0; i < kMaxTrackedFiles; ++i) {
+    if (tracked_ready[i].load(std::memory_order_acquire)) ::unlink(tracked_paths[i]);
+  }
+  ::signal(signal_number, SIG_DFL);
+  ::raise(signal_number);
+}
+
 class FileSink final : public OutputSink {
  public:
   FileSink(std::string path, std::string temp_path, int fd, MemoryPool* pool, const FileSinkOptions& options)
-      : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd), buffer_(pool), options_(options) {}
+      : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd), buffer_(pool), options_(options) {
+    tracked_slot_ = TrackTemporaryFile(temp_path_);
+  }
 
-  ~FileSink() override { Abort(); }
+  ~FileSink() override {
+    Abort();
+    UntrackTemporaryFile(tracked_slot_);
+  }
 
   Status Init() { return buffer_.Reserve(options_.buffer_bytes); }
 
@@ -62,8 +105,12 @@ class FileSink final : public OutputSink {
     if (!status.ok()) {
       ::unlink(temp_path_.c_str());
       buffer_.Release();
+      UntrackTemporaryFile(tracked_slot_);
+      tracked_slot_ = -1;
       return status;
     }
+    UntrackTemporaryFile(tracked_slot_);  // renamed: nothing of ours left to remove
+    tracked_slot_ = -1;
     committed_ = true;
     buffer_.Release();
     return Status::OK();
@@ -75,6 +122,8 @@ class FileSink final : public OutputSink {
       fd_ = -1;
       ::unlink(temp_path_.c_str());
     }
+    UntrackTemporaryFile(tracked_slot_);
+    tracked_slot_ = -1;
     buffer_.Release();
   }
 
@@ -110,6 +159,7 @@ class FileSink final : public OutputSink {
   FileSinkOptions options_;
   int64_t written_ = 0;  // bytes handed to write(2)
   bool committed_ = false;
+  int tracked_slot_ = -1;  // in the signal handler's table
 };
 
 // "<dir>/.<name>.strata-<16 hex digits>.tmp": hidden, beside the target (so rename() stays
@@ -122,6 +172,17 @@ std::string TemporaryPathFor(const std::string& path, uint64_t nonce) {
 }
 
 }  // namespace
+
+void RemoveTemporaryFilesOnSignals() {
+  for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction current {};
+    if (::sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) continue;
+    struct sigaction action {};
+    action.sa_handler = RemoveTrackedFilesAndDie;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(signal_number, &action, nullptr);
+  }
+}
 
 Status FileSinkOptions::Validate() const {
   if (buffer_bytes < 4096 || buffer_bytes > (int64_t{1} << 30)) {

@@ -51,6 +51,11 @@ struct FileSinkOptions {
 Result<std::unique_ptr<OutputSink>> OpenFileSink(const std::string& path, MemoryPool* pool,
                                                  const FileSinkOptions& options = {});
 
+// For command-line tools: on SIGINT, SIGTERM or SIGHUP (where their disposition is the
+// default), removes every file sink's temporary file, then dies of the signal as before. Safe
+// to call more than once. Libraries do not call it: signal dispositions are the program's.
+void RemoveTemporaryFilesOnSignals();
+
 // Collects the bytes in pool memory; Finish() hands them over after Close().
 class BufferSink final : public OutputSink {
  public:
