@@ -1,14 +1,18 @@
-// `strata meta FILE [--json]`: print a Parquet file's footer metadata: file-level facts, then each
-// row group and column chunk (types, encodings, codec, sizes, statistics, page offsets, page index
-// and Bloom filter presence). Text for people; one JSON object with --json.
-#include <cmath>
+// `strata meta FILE [--json] [--pages] [--strict] [--bloom-probe COLUMN=VALUE]...`: print a Parquet
+// file's footer metadata: file-level facts, then each row group and column chunk (types, encodings,
+// codec, sizes, statistics, page offsets), with each chunk's page index and Bloom filter as read
+// from the file. Text for people; one JSON object with --json. With --bloom-probe, the answers of
+// the chunks' Bloom filters instead (bloom_probe.h).
 #include <cstdio>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "strata/cli/bloom_probe.h"
 #include "strata/cli/command.h"
+#include "strata/cli/meta_command.h"
+#include "strata/cli/meta_format.h"
+#include "strata/cli/page_index_format.h"
 #include "strata/io/random_access_source.h"
 #include "strata/parquet/thrift/footer.h"
 
@@ -17,239 +21,12 @@ namespace {
 
 using namespace strata::parquet;  // NOLINT: this file is all about its types
 
-// ---- small JSON writer ------------------------------------------------------------------------
-
-class JsonWriter {
- public:
-  std::string& out() { return out_; }
-  void BeginObject() { Open('{'); }
-  void EndObject() { Close('}'); }
-  void BeginArray() { Open('['); }
-  void EndArray() { Close(']'); }
-  void Key(std::string_view key) {
-    Separate();
-    AppendString(key);
-    out_ += ':';
-    after_key_ = true;
-  }
-  void String(std::string_view value) { Separate(), AppendString(value); }
-  void Int(int64_t value) { Separate(), fmt::format_to(std::back_inserter(out_), "{}", value); }
-  void Uint(uint64_t value) { Separate(), fmt::format_to(std::back_inserter(out_), "{}", value); }
-  void Bool(bool value) { Separate(), out_ += value ? "true" : "false"; }
-  void Null() { Separate(), out_ += "null"; }
-  void Double(double value) {
-    // JSON has no NaN or infinities: write those as strings.
-    if (std::isfinite(value)) Separate(), fmt::format_to(std::back_inserter(out_), "{}", value);
-    else String(std::isnan(value) ? "NaN" : (value > 0 ? "Infinity" : "-Infinity"));
-  }
-  template <typename T>
-  void Field(std::string_view key, const T& value) {
-    Key(key);
-    Value(value);
-  }
-  template <typename T>
-  void OptionalField(std::string_view key, const std::optional<T>& value) {
-    Key(key);
-    if (value) Value(*value);
-    else Null();
-  }
-
- private:
-  void Value(std::string_view v) { String(v); }
-  void Value(const std::string& v) { String(v); }
-  void Value(const char* v) { String(v); }
-  void Value(bool v) { Bool(v); }
-  void Value(double v) { Double(v); }
-  template <typename T>
-    requires std::is_integral_v<T>
-  void Value(T v) { Int(static_cast<int64_t>(v)); }
-
-  void Open(char c) {
-    Separate();
-    out_ += c;
-    first_.push_back(true);
-  }
-  void Close(char c) {
-    out_ += c;
-    first_.pop_back();
-  }
-  void Separate() {
-    if (after_key_) {
-      after_key_ = false;
-      return;
-    }
-    if (!first_.empty()) {
-      if (!first_.back()) out_ += ',';
-      first_.back() = false;
-    }
-  }
-  void AppendString(std::string_view s) {
-    out_ += '"';
-    for (unsigned char c : s) {
-      switch (c) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\r': out_ += "\\r"; break;
-        case '\t': out_ += "\\t"; break;
-        default:
-          if (c < 0x20 || c == 0x7f) fmt::format_to(std::back_inserter(out_), "\\u{:04x}", c);
-          else out_ += static_cast<char>(c);  // UTF-8 passes through; invalid bytes are the file's
-      }
-    }
-    out_ += '"';
-  }
-
-  std::string out_;
-  std::vector<bool> first_;
-  bool after_key_ = false;
-};
-
-// ---- describing values --------------------------------------------------------------------------
-
-std::string Hex(std::string_view bytes, size_t limit = SIZE_MAX) {
-  std::string s = "0x";
-  const size_t n = std::min(bytes.size(), limit);
-  for (size_t i = 0; i < n; ++i) fmt::format_to(std::back_inserter(s), "{:02x}", static_cast<uint8_t>(bytes[i]));
-  if (n < bytes.size()) fmt::format_to(std::back_inserter(s), "... ({} bytes)", bytes.size());
-  return s;
-}
-
-// Printable text as is, else with escapes; long text is cut for people, never for JSON.
-std::string Printable(std::string_view text, size_t limit = SIZE_MAX) {
-  std::string s;
-  const size_t n = std::min(text.size(), limit);
-  for (size_t i = 0; i < n; ++i) {
-    const unsigned char c = text[i];
-    if (c == '\\') s += "\\\\";
-    else if (c < 0x20 || c == 0x7f) fmt::format_to(std::back_inserter(s), "\\x{:02x}", c);
-    else s += static_cast<char>(c);
-  }
-  if (n < text.size()) fmt::format_to(std::back_inserter(s), "... ({} bytes)", text.size());
-  return s;
-}
-
-bool IsTextColumn(const SchemaElement* leaf) {
-  if (leaf == nullptr) return false;
-  if (leaf->logical_type) {
-    const auto kind = leaf->logical_type->kind;
-    return kind == LogicalType::Kind::kString || kind == LogicalType::Kind::kEnum || kind == LogicalType::Kind::kJson;
-  }
-  if (leaf->converted_type) {
-    const auto ct = *leaf->converted_type;
-    return ct == ConvertedType::kUtf8 || ct == ConvertedType::kEnum || ct == ConvertedType::kJson;
-  }
-  return false;
-}
-
-bool IsUnsigned(const SchemaElement* leaf) {
-  if (leaf == nullptr) return false;
-  if (leaf->logical_type && leaf->logical_type->kind == LogicalType::Kind::kInteger) return !leaf->logical_type->is_signed;
-  if (leaf->converted_type) {
-    const auto ct = static_cast<int32_t>(*leaf->converted_type);
-    return ct >= static_cast<int32_t>(ConvertedType::kUint8) && ct <= static_cast<int32_t>(ConvertedType::kUint64);
-  }
-  return false;
-}
-
-template <typename T>
-T Load(std::string_view bytes) {
-  T value;
-  std::memcpy(&value, bytes.data(), sizeof(T));  // PLAIN is little-endian, as is this host
-  return value;
-}
-
-// A statistics value decoded for its physical type: a number, a bool, text, or hex.
-struct StatValue {
-  enum class Kind { kInt, kUint, kDouble, kBool, kText, kHex } kind = Kind::kHex;
-  int64_t i = 0;
-  uint64_t u = 0;
-  double d = 0;
-  std::string text;  // kText or kHex
-
-  static StatValue Int(int64_t v) { StatValue s; s.kind = Kind::kInt; s.i = v; return s; }
-  static StatValue Uint(uint64_t v) { StatValue s; s.kind = Kind::kUint; s.u = v; return s; }
-  static StatValue Double(double v) { StatValue s; s.kind = Kind::kDouble; s.d = v; return s; }
-  static StatValue Float(float v) { StatValue s = Double(v); s.is_float = true; return s; }
-  bool is_float = false;  // print with float precision: 9.9, not 9.899999618530273
-  static StatValue Bool(bool v) { StatValue s; s.kind = Kind::kBool; s.i = v; return s; }
-};
-
-StatValue DecodeStat(std::string_view bytes, PhysicalType type, const SchemaElement* leaf) {
-  StatValue v;
-  switch (type) {
-    case PhysicalType::kBoolean:
-      if (bytes.size() == 1) return StatValue::Bool(bytes[0] != 0);
-      break;
-    case PhysicalType::kInt32:
-      if (bytes.size() == 4) {
-        if (IsUnsigned(leaf)) return StatValue::Uint(Load<uint32_t>(bytes));
-        return StatValue::Int(Load<int32_t>(bytes));
-      }
-      break;
-    case PhysicalType::kInt64:
-      if (bytes.size() == 8) {
-        if (IsUnsigned(leaf)) return StatValue::Uint(Load<uint64_t>(bytes));
-        return StatValue::Int(Load<int64_t>(bytes));
-      }
-      break;
-    case PhysicalType::kFloat:
-      if (bytes.size() == 4) return StatValue::Float(Load<float>(bytes));
-      break;
-    case PhysicalType::kDouble:
-      if (bytes.size() == 8) return StatValue::Double(Load<double>(bytes));
-      break;
-    case PhysicalType::kByteArray:
-      if (IsTextColumn(leaf)) {
-        v.kind = StatValue::Kind::kText;
-        v.text = std::string(bytes);
-        return v;
-      }
-      break;
-    default:
-      break;
-  }
-  v.text = Hex(bytes);
-  return v;
-}
-
-std::string StatToText(const StatValue& v) {
-  switch (v.kind) {
-    case StatValue::Kind::kInt: return fmt::format("{}", v.i);
-    case StatValue::Kind::kUint: return fmt::format("{}", v.u);
-    case StatValue::Kind::kDouble:
-      return v.is_float ? fmt::format("{}", static_cast<float>(v.d)) : fmt::format("{}", v.d);
-    case StatValue::Kind::kBool: return v.i ? "true" : "false";
-    case StatValue::Kind::kText: return "\"" + Printable(v.text, 64) + "\"";
-    case StatValue::Kind::kHex: return v.text.size() > 66 ? v.text.substr(0, 66) + "..." : v.text;
-  }
-  return "";
-}
-
-void StatToJson(JsonWriter& json, const StatValue& v) {
-  switch (v.kind) {
-    case StatValue::Kind::kInt: json.Int(v.i); break;
-    case StatValue::Kind::kUint: json.Uint(v.u); break;
-    case StatValue::Kind::kDouble: json.Double(v.d); break;
-    case StatValue::Kind::kBool: json.Bool(v.i != 0); break;
-    case StatValue::Kind::kText:
-    case StatValue::Kind::kHex: json.String(v.text); break;
-  }
-}
-
 std::string EnumName(std::string_view name, int32_t value) {
   return name == "UNKNOWN" ? fmt::format("UNKNOWN({})", value) : std::string(name);
 }
-std::string PhysicalName(PhysicalType t) { return EnumName(PhysicalTypeName(t), static_cast<int32_t>(t)); }
 std::string CodecName(CompressionCodec c) { return EnumName(CompressionCodecName(c), static_cast<int32_t>(c)); }
 std::string EncodingText(Encoding e) { return EnumName(EncodingName(e), static_cast<int32_t>(e)); }
 std::string ConvertedName(ConvertedType c) { return EnumName(ConvertedTypeName(c), static_cast<int32_t>(c)); }
-
-std::string JoinPath(const std::vector<std::string>& path) {
-  std::string s;
-  for (const auto& part : path) s += (s.empty() ? "" : ".") + part;
-  return s;
-}
 
 // Leaf schema elements in column order. The schema is a depth-first list where groups carry
 // num_children and leaves carry a physical type; when the leaves do not line up with the column
@@ -301,7 +78,8 @@ void PrintKeyValues(std::string& out, const std::vector<KeyValue>& kvs, const ch
   }
 }
 
-void PrintColumnText(std::string& out, const ColumnChunk& chunk, size_t index, const SchemaElement* leaf) {
+void PrintColumnText(std::string& out, const ColumnChunk& chunk, size_t index, const SchemaElement* leaf,
+                     const ChunkExtras& extras, bool pages) {
   if (!chunk.meta_data) {
     fmt::format_to(std::back_inserter(out), "  column {}: no metadata{}\n", index,
                    chunk.encrypted_column_metadata
@@ -336,22 +114,8 @@ void PrintColumnText(std::string& out, const ColumnChunk& chunk, size_t index, c
   } else {
     Line(out, "    statistics: none\n");
   }
-  if (chunk.column_index_offset || chunk.offset_index_offset) {
-    auto where = [](const std::optional<int64_t>& off, const std::optional<int32_t>& len) {
-      if (!off) return std::string("none");
-      return len ? fmt::format("at {} ({} bytes)", *off, *len) : fmt::format("at {}", *off);
-    };
-    Line(out, "    page index: column index {}, offset index {}\n", where(chunk.column_index_offset, chunk.column_index_length),
-         where(chunk.offset_index_offset, chunk.offset_index_length));
-  } else {
-    Line(out, "    page index: none\n");
-  }
-  if (md.bloom_filter_offset) {
-    Line(out, "    bloom filter: at {}{}\n", *md.bloom_filter_offset,
-         md.bloom_filter_length ? fmt::format(" ({} bytes)", *md.bloom_filter_length) : "");
-  } else {
-    Line(out, "    bloom filter: none\n");
-  }
+  AppendPageIndexText(out, chunk, extras, leaf, pages);
+  AppendBloomFilterText(out, chunk, extras);
   if (chunk.crypto_metadata) Line(out, "    encrypted column\n");
   if (md.key_value_metadata) {
     Line(out, "    key-value metadata:\n");
@@ -359,7 +123,10 @@ void PrintColumnText(std::string& out, const ColumnChunk& chunk, size_t index, c
   }
 }
 
-std::string RenderText(const std::string& path, const FileFooter& footer) {
+// extras[r][c]: what was read beyond the footer for column c of row group r.
+using FileExtras = std::vector<std::vector<ChunkExtras>>;
+
+std::string RenderText(const std::string& path, const FileFooter& footer, const FileExtras& extras, bool pages) {
   const FileMetaData& md = footer.metadata;
   std::string out;
   const auto leaves = Leaves(md);
@@ -389,7 +156,9 @@ std::string RenderText(const std::string& path, const FileFooter& footer) {
              sc.nulls_first ? "first" : "last");
       }
     }
-    for (size_t c = 0; c < rg.columns.size(); ++c) PrintColumnText(out, rg.columns[c], c, LeafFor(leaves, md, c));
+    for (size_t c = 0; c < rg.columns.size(); ++c) {
+      PrintColumnText(out, rg.columns[c], c, LeafFor(leaves, md, c), extras[r][c], pages);
+    }
   }
   return out;
 }
@@ -402,7 +171,8 @@ void KeyValuesJson(JsonWriter& json, const std::vector<KeyValue>& kvs) {
   json.EndObject();
 }
 
-void ColumnJson(JsonWriter& json, const ColumnChunk& chunk, const SchemaElement* leaf) {
+void ColumnJson(JsonWriter& json, const ColumnChunk& chunk, const SchemaElement* leaf, const ChunkExtras& extras,
+                bool pages) {
   json.BeginObject();
   if (!chunk.meta_data) {
     json.Field("encrypted_column_metadata_bytes",
@@ -461,6 +231,8 @@ void ColumnJson(JsonWriter& json, const ColumnChunk& chunk, const SchemaElement*
   json.Field("has_bloom_filter", md.bloom_filter_offset.has_value());
   json.OptionalField("bloom_filter_offset", md.bloom_filter_offset);
   json.OptionalField("bloom_filter_length", md.bloom_filter_length);
+  PageIndexJson(json, extras, md.type, leaf, pages);
+  BloomFilterJson(json, chunk, extras);
   json.Field("encrypted", chunk.crypto_metadata.has_value());
   if (md.key_value_metadata) {
     json.Key("key_value_metadata");
@@ -469,7 +241,8 @@ void ColumnJson(JsonWriter& json, const ColumnChunk& chunk, const SchemaElement*
   json.EndObject();
 }
 
-std::string RenderJson(const std::string& path, const FileFooter& footer) {
+std::string RenderJson(const std::string& path, const FileFooter& footer, const FileExtras& extras, bool pages,
+                       const std::vector<Status>& warnings) {
   const FileMetaData& md = footer.metadata;
   const auto leaves = Leaves(md);
   JsonWriter json;
@@ -491,7 +264,8 @@ std::string RenderJson(const std::string& path, const FileFooter& footer) {
   else json.Null();
   json.Key("row_groups");
   json.BeginArray();
-  for (const RowGroup& rg : md.row_groups) {
+  for (size_t r = 0; r < md.row_groups.size(); ++r) {
+    const RowGroup& rg = md.row_groups[r];
     json.BeginObject();
     json.Field("num_rows", rg.num_rows);
     json.Field("total_byte_size", rg.total_byte_size);
@@ -512,35 +286,84 @@ std::string RenderJson(const std::string& path, const FileFooter& footer) {
     }
     json.Key("columns");
     json.BeginArray();
-    for (size_t c = 0; c < rg.columns.size(); ++c) ColumnJson(json, rg.columns[c], LeafFor(leaves, md, c));
+    for (size_t c = 0; c < rg.columns.size(); ++c) {
+      ColumnJson(json, rg.columns[c], LeafFor(leaves, md, c), extras[r][c], pages);
+    }
     json.EndArray();
     json.EndObject();
   }
+  json.EndArray();
+  json.Key("warnings");
+  json.BeginArray();
+  for (const Status& warning : warnings) json.String(warning.ToString());
   json.EndArray();
   json.EndObject();
   json.out() += '\n';
   return std::move(json.out());
 }
 
-Status RunMeta(const std::string& path, bool as_json) {
+Status RunMeta(const std::string& path, const MetaOptions& options) {
   STRATA_ASSIGN_OR_RETURN(auto source, OpenLocalFile(path));
-  STRATA_ASSIGN_OR_RETURN(FileFooter footer, ReadFooter(*source, SystemMemoryPool()));
-  const std::string text = as_json ? RenderJson(path, footer) : RenderText(path, footer);
-  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) {
+  STRATA_ASSIGN_OR_RETURN(MetaReport report, BuildMetaReport(*source, path, options, SystemMemoryPool()));
+  if (std::fwrite(report.out.data(), 1, report.out.size(), stdout) != report.out.size() || std::fflush(stdout) != 0) {
     return Status::IOError("writing the metadata of '{}' to stdout failed", path);
   }
-  return Status::OK();
+  return ReportProblems(report, options.strict, stderr);
 }
 
 }  // namespace
 
+Result<MetaReport> BuildMetaReport(RandomAccessSource& source, const std::string& path, const MetaOptions& options,
+                                   MemoryPool* pool) {
+  STRATA_ASSIGN_OR_RETURN(FileFooter footer, ReadFooter(source, pool));
+  MetaReport report;
+  if (!options.bloom_probes.empty()) {
+    RunBloomProbes(source, footer.metadata, options.bloom_probes, options.json, pool, &report.out, &report.errors);
+    return report;
+  }
+  FileExtras extras(footer.metadata.row_groups.size());
+  for (size_t r = 0; r < extras.size(); ++r) {
+    const auto& columns = footer.metadata.row_groups[r].columns;
+    extras[r].resize(columns.size());
+    for (size_t c = 0; c < columns.size(); ++c) {
+      // An encrypted chunk's index and filter are encrypted too: nothing to read without keys.
+      if (!columns[c].meta_data || columns[c].crypto_metadata) continue;
+      extras[r][c] = ReadChunkExtras(source, columns[c], r, c, pool);
+      for (const Status* st : {&extras[r][c].column_index_error, &extras[r][c].offset_index_error,
+                               &extras[r][c].bloom_filter_error}) {
+        if (!st->ok()) report.warnings.push_back(*st);
+      }
+    }
+  }
+  report.out = options.json ? RenderJson(path, footer, extras, options.pages, report.warnings)
+                            : RenderText(path, footer, extras, options.pages);
+  return report;
+}
+
+Status ReportProblems(const MetaReport& report, bool strict, std::FILE* err) {
+  std::vector<Status> problems = report.errors;
+  for (const Status& warning : report.warnings) {
+    if (strict) problems.push_back(warning);
+    else std::fprintf(err, "strata: warning: %s\n", warning.ToString().c_str());
+  }
+  if (problems.empty()) return Status::OK();
+  for (size_t i = 0; i + 1 < problems.size(); ++i) std::fprintf(err, "strata: %s\n", problems[i].ToString().c_str());
+  return problems.back();
+}
+
 void RegisterMetaCommand(CLI::App& app, CommandAction& action) {
   auto* sub = app.add_subcommand("meta", "Print a Parquet file's metadata");
   auto file = std::make_shared<std::string>();
-  auto json = std::make_shared<bool>(false);
+  auto options = std::make_shared<MetaOptions>();
   sub->add_option("file", *file, "Parquet file")->required();
-  sub->add_flag("--json", *json, "Print one JSON object instead of text");
-  sub->callback([&action, file, json] { action = [file, json] { return RunMeta(*file, *json); }; });
+  sub->add_flag("--json", options->json, "Print one JSON object instead of text");
+  sub->add_flag("--pages", options->pages, "Print each page of the page index (offset, size, first row, nulls, min, max)");
+  sub->add_flag("--strict", options->strict, "Fail (exit code 1) when a page index or Bloom filter does not read");
+  sub->add_option("--bloom-probe", options->bloom_probes,
+                  "COLUMN=VALUE: whether each row group's Bloom filter of COLUMN may hold VALUE (repeatable; "
+                  "prints only the answers)")
+      ->allow_extra_args(false);
+  sub->callback([&action, file, options] { action = [file, options] { return RunMeta(*file, *options); }; });
 }
 
 }  // namespace strata::cli
