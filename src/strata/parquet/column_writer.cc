@@ -49,6 +49,7 @@ class ColumnChunkWriter::Impl {
         compressed_(pool),
         def_bytes_(pool),
         rep_bytes_(pool),
+        def_bits_(pool),
         chunk_(pool),
         dictionary_page_(pool),
         dictionary_scratch_(pool),
@@ -72,6 +73,9 @@ class ColumnChunkWriter::Impl {
       STRATA_ASSIGN_OR_RETURN(dictionary_, DictionaryEncoder::Make(pool_, width));
     }
     dictionary_active_ = dictionary_ != nullptr;
+    // A top-level optional leaf: its definition levels are its validity bits.
+    bitmap_levels_ = column_.path.size() == 1 && column_.max_definition_level == 1 &&
+                     column_.max_repetition_level == 0 && column_.conversion != PhysicalConversion::kNull;
     page_def_histogram_.assign(static_cast<size_t>(column_.max_definition_level) + 1, 0);
     page_rep_histogram_.assign(static_cast<size_t>(column_.max_repetition_level) + 1, 0);
     chunk_def_histogram_ = page_def_histogram_;
@@ -90,7 +94,7 @@ class ColumnChunkWriter::Impl {
   int64_t num_rows() const { return chunk_rows_ + page_rows_; }
   int64_t memory_size() const {
     int64_t total = values_.capacity() + encoded_.capacity() + body_.capacity() + compressed_.capacity() +
-                    def_bytes_.capacity() + rep_bytes_.capacity() + chunk_.capacity() + dictionary_page_.capacity() +
+                    def_bytes_.capacity() + rep_bytes_.capacity() + def_bits_.capacity() + chunk_.capacity() + dictionary_page_.capacity() +
                     dictionary_scratch_.capacity() + dictionary_values_.capacity() + remap_.capacity() +
                     gathered_.capacity() + hashes_.capacity() + bloom_bytes_.capacity() + gatherer_.memory_size() +
                     def_encoder_.memory_size() + rep_encoder_.memory_size() + index_encoder_.memory_size() +
@@ -141,6 +145,11 @@ class ColumnChunkWriter::Impl {
   ResizableBuffer compressed_;
   ResizableBuffer def_bytes_;
   ResizableBuffer rep_bytes_;
+  // The page's definition levels as validity bits (bitmap_levels_): encoded straight from the
+  // bitmap at flush (EncodeBitmapLevels), without materialising or run-scanning int16 levels,
+  // so that nulls cost little (writer_benchmark compares nullable and non-nullable columns).
+  bool bitmap_levels_ = false;
+  ResizableBuffer def_bits_;
   // Headers and bodies of the chunk's data pages, in blocks: the chunk's size is not known
   // ahead, and a doubling buffer would hold up to twice the row group.
   BlockBuffer chunk_;
@@ -257,7 +266,25 @@ Status ColumnChunkWriter::Impl::Write(const ShreddedLeaf& leaf) {
 Status ColumnChunkWriter::Impl::WriteLevels(const ShreddedLeaf& leaf, int64_t begin, int64_t end, int64_t rows) {
   const int64_t n = end - begin;
   const int16_t max_def = column_.max_definition_level;
-  if (max_def > 0) {
+  if (bitmap_levels_) {
+    // Level i is element i of the leaf (a top-level leaf is written whole).
+    const ArrayData& values = *leaf.values;
+    const int64_t at = page_levels_;
+    const int64_t bytes = bitmap::BytesForBits(at + n);
+    STRATA_RETURN_NOT_OK(def_bits_.GrowForAppend(bytes));
+    def_bits_.set_size(bytes);
+    const uint8_t* validity = values.null_count == 0 ? nullptr : values.validity_data();
+    int64_t defined = n;
+    if (validity != nullptr) {
+      bitmap::CopyBitmap(validity, values.offset + begin, n, def_bits_.mutable_data(), at);
+      defined = bitmap::CountSetBits(validity, values.offset + begin, n);
+    } else {
+      bitmap::SetBitsTo(def_bits_.mutable_data(), at, n, true);
+    }
+    page_def_histogram_[1] += defined;
+    page_def_histogram_[0] += n - defined;
+    page_nulls_ += n - defined;
+  } else if (max_def > 0) {
     const int16_t* def = leaf.def_levels + begin;
     STRATA_RETURN_NOT_OK(def_encoder_.Put(def, n));
     if (max_def == 1) {
@@ -541,7 +568,12 @@ Status ColumnChunkWriter::Impl::FlushPage() {
   def_bytes_.Clear();
   rep_bytes_.Clear();
   if (column_.max_repetition_level > 0) STRATA_RETURN_NOT_OK(rep_encoder_.FlushTo(&rep_bytes_, v1_));
-  if (column_.max_definition_level > 0) STRATA_RETURN_NOT_OK(def_encoder_.FlushTo(&def_bytes_, v1_));
+  if (bitmap_levels_) {
+    STRATA_RETURN_NOT_OK(EncodeBitmapLevels(def_bits_.data(), page_levels_, v1_, &def_bytes_));
+    def_bits_.Clear();
+  } else if (column_.max_definition_level > 0) {
+    STRATA_RETURN_NOT_OK(def_encoder_.FlushTo(&def_bytes_, v1_));
+  }
   // Repetition levels come first in the page, then definition levels.
   std::span<const uint8_t> levels;
   if (rep_bytes_.size() > 0) {

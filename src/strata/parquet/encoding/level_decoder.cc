@@ -1,7 +1,9 @@
 #include "strata/parquet/encoding/level_decoder.h"
 
 #include <algorithm>
+#include <cstring>
 
+#include "strata/parquet/encoding/varint.h"
 #include "strata/util/bit_util.h"
 
 namespace strata::parquet {
@@ -173,6 +175,53 @@ Status EncodeLevelsRle(MemoryPool* pool, const int16_t* levels, int64_t n, int16
   RleBitPackedEncoder encoder(pool, BitWidthForMaxValue(static_cast<uint64_t>(max_level)));
   STRATA_RETURN_NOT_OK(encoder.Put(levels, n));
   return encoder.FlushTo(out, length_prefix);
+}
+
+Status EncodeBitmapLevels(const uint8_t* bits, int64_t n, bool length_prefix, ResizableBuffer* out) {
+  const int64_t prefix_at = out->size();
+  // Worst case: all literal (one header per run, a byte per 8 levels) plus RLE headers.
+  STRATA_RETURN_NOT_OK(out->GrowForAppend(out->size() + 4 + n / 8 + 2 * (n / 256) + 32));
+  if (length_prefix) STRATA_RETURN_NOT_OK(out->Append("\0\0\0\0", 4));
+  const int64_t start = out->size();
+  const int64_t full_bytes = n / 8;
+  const int tail = static_cast<int>(n % 8);
+  constexpr int64_t kMinRunBytes = 4;  // 32 levels: shorter runs stay in the literal
+  auto literal = [&](int64_t from, int64_t to, bool with_tail) -> Status {
+    const int64_t groups = (to - from) + (with_tail ? 1 : 0);
+    if (groups == 0) return Status::OK();
+    STRATA_RETURN_NOT_OK(AppendUleb128(out, static_cast<uint64_t>(groups) << 1 | 1));
+    STRATA_RETURN_NOT_OK(out->Append(bits + from, to - from));
+    if (with_tail) {
+      const auto last = static_cast<uint8_t>(bits[to] & ((1u << tail) - 1));
+      STRATA_RETURN_NOT_OK(out->Append(&last, 1));
+    }
+    return Status::OK();
+  };
+  int64_t literal_start = 0;
+  int64_t i = 0;
+  while (i < full_bytes) {
+    const uint8_t b = bits[i];
+    if (b != 0x00 && b != 0xFF) {
+      ++i;
+      continue;
+    }
+    int64_t j = i + 1;
+    while (j < full_bytes && bits[j] == b) ++j;
+    if (j - i >= kMinRunBytes) {
+      STRATA_RETURN_NOT_OK(literal(literal_start, i, false));
+      STRATA_RETURN_NOT_OK(AppendUleb128(out, static_cast<uint64_t>((j - i) * 8) << 1));
+      const uint8_t value = b & 1;
+      STRATA_RETURN_NOT_OK(out->Append(&value, 1));
+      literal_start = j;
+    }
+    i = j;
+  }
+  STRATA_RETURN_NOT_OK(literal(literal_start, full_bytes, tail > 0));
+  if (length_prefix) {
+    const auto length = static_cast<uint32_t>(out->size() - start);
+    std::memcpy(out->mutable_data() + prefix_at, &length, 4);
+  }
+  return Status::OK();
 }
 
 Status EncodeLevelsBitPacked(const int16_t* levels, int64_t n, int16_t max_level,

@@ -60,6 +60,11 @@ int64_t CountLevelsEqual(const int16_t* levels, int64_t n, int16_t level);
 // `length_prefix`) or the deprecated BIT_PACKED order.
 Status EncodeLevelsRle(MemoryPool* pool, const int16_t* levels, int64_t n, int16_t max_level,
                        bool length_prefix, ResizableBuffer* out);
+// Definition levels of a flat optional column (max level 1) straight from its validity bitmap:
+// bit i (LSB first from bits[0]) is level i. Runs of 32 or more equal levels become RLE runs;
+// the rest are bit-packed groups, whose bytes at width 1 are the bitmap's own bytes, so
+// encoding is mostly copying. The bits past n in the last byte need not be zero.
+Status EncodeBitmapLevels(const uint8_t* bits, int64_t n, bool length_prefix, ResizableBuffer* out);
 Status EncodeLevelsBitPacked(const int16_t* levels, int64_t n, int16_t max_level,
                              ResizableBuffer* out);
 

@@ -122,3 +122,50 @@ TEST(LevelDecoderTest, RejectsLevelsAboveMaxAndShortData) {
 
 }  // namespace
 }  // namespace strata::parquet
+
+namespace strata::parquet {
+namespace {
+
+// Definition levels written straight from a validity bitmap decode to that bitmap, for every
+// density (long runs of nulls or values become RLE runs, the rest literal bytes) and length.
+TEST(BitmapLevelsTest, DecodeToTheBitmapTheyCameFrom) {
+  std::mt19937_64 random(7);
+  for (double density : {0.0, 0.02, 0.5, 0.9, 0.999, 1.0}) {
+    for (int64_t n : {int64_t{1}, int64_t{7}, int64_t{8}, int64_t{9}, int64_t{255}, int64_t{1000}, int64_t{20001}}) {
+      std::vector<uint8_t> bits(static_cast<size_t>((n + 7) / 8) + 1, 0xA5);  // garbage past n
+      std::vector<int16_t> expected(static_cast<size_t>(n));
+      std::bernoulli_distribution valid(density);
+      for (int64_t i = 0; i < n; ++i) {
+        const bool v = (i / 300) % 3 == 0 ? true : valid(random);  // stretches of runs too
+        expected[static_cast<size_t>(i)] = v ? 1 : 0;
+        if (v) {
+          bits[static_cast<size_t>(i / 8)] |= static_cast<uint8_t>(1u << (i % 8));
+        } else {
+          bits[static_cast<size_t>(i / 8)] &= static_cast<uint8_t>(~(1u << (i % 8)));
+        }
+      }
+      for (bool v1 : {true, false}) {
+        ResizableBuffer out(SystemMemoryPool());
+        ASSERT_TRUE(EncodeBitmapLevels(bits.data(), n, v1, &out).ok());
+        LevelDecoder decoder;
+        if (v1) {
+          auto used = decoder.SetDataV1(Encoding::kRle, 1, n, out.data(), out.size());
+          ASSERT_TRUE(used.ok()) << used.status().ToString();
+          EXPECT_EQ(*used, out.size());
+        } else {
+          ASSERT_TRUE(decoder.SetDataV2(1, n, out.data(), out.size()).ok());
+        }
+        std::vector<int16_t> got(static_cast<size_t>(n));
+        ASSERT_TRUE(decoder.Decode(got.data(), n).ok()) << density << " " << n;
+        EXPECT_EQ(got, expected) << density << " " << n << " v1=" << v1;
+        // Never larger than the general encoder's output by more than a few header bytes.
+        ResizableBuffer general(SystemMemoryPool());
+        ASSERT_TRUE(EncodeLevelsRle(SystemMemoryPool(), expected.data(), n, 1, v1, &general).ok());
+        EXPECT_LE(out.size(), general.size() + 8 + n / 64) << density << " " << n;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace strata::parquet
