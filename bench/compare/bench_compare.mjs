@@ -7,15 +7,18 @@
 // so drift on the machine hits all engines alike. Medians and the median of per-round ratios
 // against strata go to results.json / results.md / time.png / memory.png. Beside the engines,
 // two strata rows: the read+decompress limit (`strata pages`) and pre-buffering on (see
-// workloads.mjs).
+// workloads.mjs). Write workloads check each engine's output instead of its stdout: the row
+// count it reports and strata's scan summary of the file it wrote must equal the input's.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { diffSummaries } from '../peers/compare_scan.mjs';
 import { measure, median, summaryOf } from './measure.mjs';
 import { writeCharts, writeMarkdown } from './report.mjs';
-import { commandFor, engineApplies, engines, startupCommand, STRATA_BIN, strataAvailable, workloads } from './workloads.mjs';
+import {
+  commandFor, engineApplies, engines, outputFor, startupCommand, STRATA_BIN, strataAvailable, strataScanCommand, workloads,
+} from './workloads.mjs';
 
 function parseArgs(argv) {
   const options = { quick: false, only: null, runs: null, data: null, out: 'bench/results' };
@@ -75,7 +78,9 @@ function checkAgreement(workload, warmups) {
   if (produced.length < 2) return disagreements;
   // The limit row prints page totals, not a scan summary: only its row count is comparable.
   const full = produced.filter((w) => w.engine.name !== 'limit');
-  const reference = full.find((w) => w.engine.peer) ?? full[0];
+  // Write workloads: every output against the input (the 'input' entry, see runWorkload).
+  const reference = workload.kind === 'write' ? full.find((w) => w.engine.id === 'input')
+    : full.find((w) => w.engine.peer) ?? full[0];
   if (!reference) return disagreements;
   for (const other of produced) {
     if (other === reference) continue;
@@ -104,16 +109,55 @@ function ratio(numerators, denominators) {
   return median(numerators.map((n, i) => (n === null || !denominators[i] ? null : n / denominators[i])));
 }
 
+// A write workload's warm-up check: the rows the engine reported (if it printed any) and
+// strata's scan summary of its output file. Returns { summary } or { error }.
+function writtenSummary(cell, warm, input) {
+  const output = outputFor(cell.engine, cell.workload);
+  if (!existsSync(output)) return { error: `wrote no ${output}` };
+  const reported = summaryOf(warm.stdout);
+  if (reported && reported.rows !== input.rows) {
+    return { error: `reported ${reported.rows} rows written, the input has ${input.rows}` };
+  }
+  const scan = measure(strataScanCommand(output));
+  const summary = scan.ok ? summaryOf(scan.stdout) : null;
+  if (!summary) return { error: `strata scan of ${output} failed: ${scan.error ?? 'no summary line'}` };
+  return { summary };
+}
+
+// Write workloads start every run without the engine's previous output.
+function removeOutput(cell) {
+  if (cell.workload.kind === 'write') rmSync(outputFor(cell.engine, cell.workload), { force: true });
+}
+
 function runWorkload(workload, engineList, runs) {
   const active = engineList.filter((engine) => engineApplies(engine, workload))
-    .map((engine) => ({ engine, argv: commandFor(engine, workload), error: null, seconds: [], rss: [] }));
+    .map((engine) => ({ engine, workload, argv: commandFor(engine, workload), error: null, seconds: [], rss: [] }));
   const warmups = [];
+  let input = null;
+  if (workload.kind === 'write') {
+    mkdirSync(workload.outputDir, { recursive: true });
+    const scan = measure(strataScanCommand(workload.file));
+    input = scan.ok ? summaryOf(scan.stdout) : null;
+    if (!input) {
+      const problem = `strata scan of the input failed (${scan.error ?? 'no summary line'}): nothing to check the outputs against`;
+      console.log(`  !!! ${problem}`);
+      return { name: workload.name, kind: workload.kind, file: workload.file, engines: [], disagreements: [problem] };
+    }
+    warmups.push({ engine: { id: 'input', name: 'input' }, summary: input });
+  }
   for (const cell of active) {
     if (!cell.argv) { cell.error = 'no command for this workload yet'; continue; }
+    removeOutput(cell);
     const warm = measure(cell.argv, { env: envFor(cell.engine) });
-    const summary = warm.ok ? summaryOf(warm.stdout) : null;
+    let summary = warm.ok ? summaryOf(warm.stdout) : null;
+    let checkError = null;
+    if (warm.ok && workload.kind === 'write') {
+      const checked = writtenSummary(cell, warm, input);
+      summary = checked.summary ?? null;
+      checkError = checked.error ?? null;
+    }
     if (!warm.ok || !summary) {
-      cell.error = warm.ok ? 'printed no summary line' : warm.error;
+      cell.error = !warm.ok ? warm.error : checkError ?? 'printed no summary line';
       cell.argv = null;
       console.log(`  ${cell.engine.id.padEnd(10)} n/a (${cell.error.slice(0, 160)})`);
       continue;
@@ -125,14 +169,18 @@ function runWorkload(workload, engineList, runs) {
   for (let round = 0; round < runs; round++) {
     for (const cell of active) {
       if (!cell.argv) { cell.seconds.push(null); cell.rss.push(null); continue; }
+      removeOutput(cell);
       const run = measure(cell.argv, { env: envFor(cell.engine) });
       cell.seconds.push(run.ok ? run.seconds : null);
       cell.rss.push(run.ok ? run.rssKiB : null);
       if (!run.ok) console.log(`  ${cell.engine.id} failed in round ${round + 1}: ${run.error}`);
     }
   }
+  if (workload.kind === 'write') rmSync(workload.outputDir, { recursive: true, force: true });
   const strata = active.find((c) => c.engine.baseline);
   const limit = active.find((c) => c.engine.name === 'limit' && c.argv);
+  // Write workloads: each row against strata convert at the same thread count.
+  const strataAt = (threads) => active.find((c) => c.engine.name === 'strata' && c.engine.threads === threads && c.argv);
   const cells = active.map((cell) => ({
     id: cell.engine.id, engine: cell.engine.name, label: cell.engine.label, threads: cell.engine.threads,
     peer: cell.engine.peer,
@@ -143,12 +191,15 @@ function runWorkload(workload, engineList, runs) {
     memoryRatio: cell === strata ? (strata.argv ? 1 : null) : ratio(cell.rss, strata?.rss),
     // strata's scans against the read+decompress limit: median of per-round (scan / limit).
     limitRatio: cell.engine.name === 'strata' && limit && cell.argv ? ratio(cell.seconds, limit.seconds) : null,
+    sameThreadsTimeRatio: workload.kind === 'write' && cell.engine.peer ? ratio(cell.seconds, strataAt(cell.engine.threads)?.seconds) : null,
+    sameThreadsMemoryRatio: workload.kind === 'write' && cell.engine.peer ? ratio(cell.rss, strataAt(cell.engine.threads)?.rss) : null,
   }));
   for (const c of cells) {
     if (c.medianSeconds !== null) {
       console.log(`  ${c.id.padEnd(14)} ${c.medianSeconds.toFixed(3)} s  ${(c.medianRssKiB / 1024).toFixed(0)} MiB` +
         (c.timeRatio !== null && c.id !== strata?.engine.id ? `  (${c.timeRatio.toFixed(2)}x strata)` : '') +
-        (c.limitRatio !== null ? `  (${c.limitRatio.toFixed(2)}x the limit)` : ''));
+        (c.limitRatio !== null ? `  (${c.limitRatio.toFixed(2)}x the limit)` : '') +
+        (c.sameThreadsTimeRatio !== null ? `  (${c.sameThreadsTimeRatio.toFixed(2)}x strata at ${c.threads} threads)` : ''));
     }
   }
   return { name: workload.name, kind: workload.kind, file: workload.file, engines: cells, disagreements };
@@ -180,6 +231,10 @@ function main() {
     if (options.only && !options.only.some((o) => workload.name.includes(o))) continue;
     if (engineList.every((e) => !commandFor(e, workload))) {
       console.log(`${workload.name}: hook only, no engine has a command yet`);
+      continue;
+    }
+    if (workload.kind === 'write' && !strataAvailable()) {
+      console.log(`${workload.name}: skipped, the outputs are checked with strata (${STRATA_BIN} is missing)`);
       continue;
     }
     if (!existsSync(workload.file)) {

@@ -1,12 +1,12 @@
 // node --test bench/compare/: which engine runs which workload, and what the report says about
-// the read+decompress limit and pre-buffering, on hand-made results.
+// the read+decompress limit, pre-buffering and the writer, on hand-made results.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { writeMarkdown } from './report.mjs';
-import { commandFor, engines, STRATA_BIN, workloads } from './workloads.mjs';
+import { commandFor, engines, outputFor, STRATA_BIN, workloads } from './workloads.mjs';
 
 const byName = (name) => workloads('D').find((w) => w.name === name);
 
@@ -65,6 +65,63 @@ test('the report has the limit and pre-buffer tables and peers minus start-up', 
     assert.match(md, /\| scan_lineitem_snappy \| 1\.20 s \| 840 ms \| 0\.70x \| 10 MiB \| 10 MiB \|/);
     assert.match(md, /\| scan_lineitem_snappy \| duckdb \| 1 \| 1\.00 s \| 750 ms \|/);
     assert.match(md, /Load average \(1\/5\/15 min\) 0\.5 \/ 0\.5 \/ 0\.5 before/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the write workload runs strata convert at 1 and nproc threads and both peers', () => {
+  const write = byName('write_lineitem_snappy');
+  const out = (id) => path.join('D', 'write-out', `write_lineitem_snappy.${id}.parquet`);
+  const all = engines();
+  const strata = all.filter((e) => e.name === 'strata' && commandFor(e, write));
+  const cores = os.availableParallelism?.() ?? os.cpus().length;
+  assert.deepEqual(strata.map((e) => e.threads), cores > 1 ? [1, cores] : [1]);
+  assert.deepEqual(commandFor(strata[0], write),
+    [STRATA_BIN, 'convert', '--threads', '1', 'D/lineitem_snappy.parquet', out('strata-1t')]);
+  const polars = all.find((e) => e.peer === 'polars' && e.threads === 1);
+  assert.deepEqual(commandFor(polars, write).slice(1),
+    ['bench/compare/write_peer.mjs', 'polars', 'D/lineitem_snappy.parquet', out('polars-1t'), '--threads', '1']);
+  assert.equal(outputFor(polars, write), out('polars-1t'));
+  // Every engine writes its own file; the limit and pre-buffer rows do not write.
+  const writers = all.filter((e) => commandFor(e, write));
+  assert.equal(new Set(writers.map((e) => outputFor(e, write))).size, writers.length);
+  assert.ok(writers.every((e) => e.name !== 'limit' && e.id !== 'strata-prebuf'));
+  // strata's multi-threaded convert row runs on write workloads only.
+  const multi = all.find((e) => e.name === 'strata' && e.threads > 1);
+  if (multi) assert.equal(commandFor(multi, byName('scan_lineitem_snappy')), null);
+});
+
+test('the report has the writer table against the peers at the same threads', () => {
+  const cell = (id, engine, threads, seconds, rssMiB, extra = {}) => ({
+    id, engine, label: engine, threads, peer: engine === 'strata' ? null : engine, error: null,
+    medianSeconds: seconds, medianRssKiB: rssMiB * 1024, timeRatio: null, memoryRatio: null, limitRatio: null,
+    sameThreadsTimeRatio: null, sameThreadsMemoryRatio: null, ...extra,
+  });
+  const results = {
+    date: '2026-01-01T00:00:00Z', quick: false, runs: 5, loadAverageAfter: [1, 1, 1], elapsedSeconds: 60,
+    machine: { cpu: 'CPU', nproc: 2, memoryGiB: '4.0', os: 'Linux', node: '20', duckdb: 'd', polars: 'p',
+      strata: 'strata 0', loadAverage: [0.5, 0.5, 0.5] },
+    startup: [],
+    workloads: [{
+      name: 'write_lineitem_snappy', kind: 'write', file: 'f', disagreements: [],
+      engines: [
+        cell('strata-1t', 'strata', 1, 2.0, 80, { timeRatio: 1, memoryRatio: 1 }),
+        cell('strata-2t', 'strata', 2, 1.2, 95, { timeRatio: 0.6 }),
+        cell('duckdb-2t', 'duckdb', 2, 1.8, 600, { sameThreadsTimeRatio: 1.5 }),
+        cell('polars-1t', 'polars', 1, 2.6, 400, { sameThreadsTimeRatio: 1.3 }),
+        cell('polars-2t', 'polars', 2, 1.08, 650, { sameThreadsTimeRatio: 0.9 }),
+      ],
+    }],
+  };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'compare-test-'));
+  try {
+    writeMarkdown(path.join(dir, 'results.md'), results);
+    const md = readFileSync(path.join(dir, 'results.md'), 'utf8');
+    assert.match(md, /## Writer: strata convert/);
+    assert.match(md, /\| write_lineitem_snappy \| 1 \| 2\.00 s \| 80 MiB \| 2\.60 s \| 1\.30x \| 400 MiB \| n\/a \| n\/a \| n\/a \| yes \| yes \|/);
+    assert.match(md, /\| write_lineitem_snappy \| 2 \| 1\.20 s \| 95 MiB \| 1\.08 s \| 0\.90x \| 650 MiB \| 1\.80 s \| 1\.50x \| 600 MiB \| no \| no \|/);
+    assert.match(md, /\| write_lineitem_snappy \| strata \| 2 \| 1\.20 s \|/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

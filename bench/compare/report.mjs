@@ -6,7 +6,9 @@ import path from 'node:path';
 
 const fmtSeconds = (s) => (s === null ? 'n/a' : s < 1 ? `${(s * 1000).toFixed(0)} ms` : `${s.toFixed(2)} s`);
 const fmtMiB = (kib) => (kib === null ? 'n/a' : `${(kib / 1024).toFixed(0)} MiB`);
-const fmtRatio = (r) => (r === null ? 'n/a' : `${r.toFixed(2)}x`);
+const fmtRatio = (r) => (r === null || r === undefined ? 'n/a' : `${r.toFixed(2)}x`);
+// The writer issue's memory target for `strata convert` of the lineitem file.
+const WRITER_RSS_TARGET_MIB = 90;
 
 // The median start-up (node + module load) of each peer, to show peers' times without it.
 function startupSeconds(results, peer) {
@@ -45,6 +47,13 @@ export function writeMarkdown(file, results) {
   lines.push('', '"limit (strata pages)" reads, checksums and decompresses every selected page and decodes ' +
     'nothing (`strata pages`): the floor for a full scan. "strata, pre-buffer on" is `strata scan ' +
     '--pre-buffer on`; the strata row runs with the default (auto), which is off for local files.');
+  if (results.workloads.some((w) => w.kind === 'write')) {
+    lines.push('', 'Write workloads rewrite the input as a snappy Parquet file: strata is `strata convert IN OUT ' +
+      '--threads N` (its defaults: dictionary, snappy, statistics, page index), Polars `scanParquet(IN).sinkParquet(OUT)` (streaming), ' +
+      'DuckDB `COPY (SELECT * FROM IN) TO OUT (FORMAT parquet, COMPRESSION snappy)`; every output was checked ' +
+      'before timing (rows reported, and strata\'s scan summary of the output equal to the input\'s). ' +
+      '"time vs strata" is against strata at 1 thread; the writer table compares at the same thread count.');
+  }
 
   const limited = results.workloads.filter((w) => w.engines.some((e) => e.limitRatio !== null));
   if (limited.length) {
@@ -71,6 +80,27 @@ export function writeMarkdown(file, results) {
     }
   }
 
+  const written = results.workloads.filter((w) => w.kind === 'write' && w.engines.some((e) => e.medianSeconds !== null));
+  if (written.length) {
+    lines.push('', `## Writer: strata convert against the peers at the same thread count (target: faster than Polars at ` +
+      `2 threads, peak RSS under ${WRITER_RSS_TARGET_MIB} MiB)`, '',
+      '| workload | threads | strata | strata RSS | polars | polars / strata | polars RSS | duckdb | duckdb / strata | duckdb RSS | faster than polars | RSS under target |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|:---:|');
+    for (const w of written) {
+      for (const s of w.engines.filter((e) => e.engine === 'strata' && e.medianSeconds !== null)) {
+        const peer = (name) => w.engines.find((e) => e.peer === name && e.threads === s.threads && e.medianSeconds !== null);
+        const polars = peer('polars');
+        const duckdb = peer('duckdb');
+        const cells = (e) => (e ? [fmtSeconds(e.medianSeconds), fmtRatio(e.sameThreadsTimeRatio), fmtMiB(e.medianRssKiB)]
+          : ['n/a', 'n/a', 'n/a']);
+        const faster = polars && polars.sameThreadsTimeRatio !== null ? (polars.sameThreadsTimeRatio > 1 ? 'yes' : 'no') : 'n/a';
+        const small = s.medianRssKiB === null ? 'n/a' : s.medianRssKiB < WRITER_RSS_TARGET_MIB * 1024 ? 'yes' : 'no';
+        lines.push(`| ${w.name} | ${s.threads} | ${fmtSeconds(s.medianSeconds)} | ${fmtMiB(s.medianRssKiB)} | ` +
+          `${cells(polars).join(' | ')} | ${cells(duckdb).join(' | ')} | ${faster} | ${small} |`);
+      }
+    }
+  }
+
   lines.push('', '## Node start-up (node + loading the engine module, then exit)', '',
     '| module | median time | median peak RSS |', '|---|---:|---:|');
   for (const s of results.startup) {
@@ -79,7 +109,8 @@ export function writeMarkdown(file, results) {
   const problems = results.workloads.flatMap((w) => w.disagreements.map((d) => `- ${w.name}: ${d}`));
   lines.push('', '## Do the engines agree?', '');
   lines.push(problems.length ? '**DISAGREEMENTS** (summaries differ, see results.json):'
-    : 'Every engine that ran printed the same summary for every workload (the limit row: the same row count).');
+    : 'Every engine that ran printed the same summary for every workload (the limit row: the same row count; ' +
+      'write workloads: strata\'s scan summary of every output equals the input\'s).');
   lines.push(...problems);
   const errors = results.workloads.flatMap((w) => w.engines.filter((e) => e.error)
     .map((e) => `- ${w.name} / ${e.id}: ${e.error}`));

@@ -11,12 +11,15 @@ export const STRATA_BIN = process.env.STRATA_BIN || 'build/release/src/strata/cl
 const NODE = process.execPath;
 const SCAN = 'bench/peers/scan_summary.mjs';
 const META = 'bench/peers/read_metadata.mjs';
+const WRITE = 'bench/compare/write_peer.mjs';
 
 export const PROJECTED_COLUMNS = ['l_extendedprice', 'l_shipdate']; // 2 of lineitem's 16
 
 // kind: scan (summary of every column) | project (summary of PROJECTED_COLUMNS) | footer
-// (metadata only) | csv_read | csv_to_parquet | write. The last three are hooks: they have no
-// commands yet and are skipped until an engine gets one (see commandFor).
+// (metadata only) | write (rewrite `file` as a snappy Parquet file in `outputDir`: strata
+// convert, Polars read + write, DuckDB COPY; see outputFor) | csv_read | csv_to_parquet. The
+// last two are hooks: they have no commands yet and are skipped until an engine gets one (see
+// commandFor).
 export function workloads(dataDir) {
   const f = (name) => path.join(dataDir, name);
   return [
@@ -30,7 +33,7 @@ export function workloads(dataDir) {
     { name: 'footer_wide', kind: 'footer', file: f('wide.parquet') },
     { name: 'csv_read_lineitem', kind: 'csv_read', file: f('lineitem.csv') },
     { name: 'csv_to_parquet_lineitem', kind: 'csv_to_parquet', file: f('lineitem.csv') },
-    { name: 'write_lineitem', kind: 'write', file: f('lineitem_snappy.parquet') },
+    { name: 'write_lineitem_snappy', kind: 'write', file: f('lineitem_snappy.parquet'), outputDir: f('write-out') },
   ];
 }
 
@@ -41,6 +44,8 @@ export function workloads(dataDir) {
 //                  of the read+decompress limit"). Scan and project workloads only.
 //   strata prebuf: `strata scan --pre-buffer on` on the lineitem scans; the baseline row runs
 //                  with the default (auto), which is off for local files.
+//   strata Nt:     `strata convert --threads N` at nproc threads, write workloads only (the
+//                  baseline row is --threads 1); kept with --quick, as it is not a peer.
 // With `quick`, the peers run at 1 thread only (the like-for-like rows: strata decodes on one
 // thread), which keeps --quick under 3 minutes on 2 busy cores.
 export function engines({ quick = false } = {}) {
@@ -51,6 +56,7 @@ export function engines({ quick = false } = {}) {
     { name: 'limit', label: 'limit (strata pages)', peer: null, threads: 1, appliesTo: scanLike },
     { name: 'strata', variant: 'prebuf', label: 'strata, pre-buffer on', peer: null, threads: 1,
       appliesTo: (w) => w.kind === 'scan' && w.name.startsWith('scan_lineitem') },
+    { name: 'strata', label: 'strata', peer: null, threads: cores, appliesTo: (w) => w.kind === 'write' },
     { name: 'duckdb', label: 'duckdb', peer: 'duckdb', threads: 1 },
     { name: 'duckdb', label: 'duckdb', peer: 'duckdb', threads: cores },
     { name: 'polars', label: 'polars', peer: 'polars', threads: 1 },
@@ -69,6 +75,18 @@ export function engineApplies(engine, workload) {
   return !engine.appliesTo || engine.appliesTo(workload);
 }
 
+// Where `engine` writes its output of a write workload: one file per engine, overwritten by
+// every run (bench_compare removes it before each run and the folder at the end).
+export function outputFor(engine, workload) {
+  return path.join(workload.outputDir, `${workload.name}.${engine.id}.parquet`);
+}
+
+// The argv that prints `file`'s scan summary with strata: write workloads check every engine's
+// output (and the input) with it.
+export function strataScanCommand(file) {
+  return [STRATA_BIN, 'scan', '--json', file];
+}
+
 // The argv for `engine` on `workload`, or null when that engine has no such command (yet).
 export function commandFor(engine, workload) {
   if (!engineApplies(engine, workload)) return null;
@@ -82,7 +100,9 @@ export function commandFor(engine, workload) {
       case 'scan': return [STRATA_BIN, 'scan', '--json', '--stats', ...prebuf, workload.file];
       case 'project': return [STRATA_BIN, 'scan', '--json', '--stats', ...prebuf, ...columns, workload.file];
       case 'footer': return [STRATA_BIN, 'meta', '--json', workload.file];
-      default: return null; // csv_read / csv_to_parquet / write: hooks
+      case 'write':
+        return [STRATA_BIN, 'convert', '--threads', String(engine.threads), workload.file, outputFor(engine, workload)];
+      default: return null; // csv_read / csv_to_parquet: hooks
     }
   }
   const threads = ['--threads', String(engine.threads)];
@@ -90,6 +110,7 @@ export function commandFor(engine, workload) {
     case 'scan': return [NODE, SCAN, engine.peer, workload.file, ...threads];
     case 'project': return [NODE, SCAN, engine.peer, workload.file, ...threads, ...columns];
     case 'footer': return [NODE, META, engine.peer, workload.file];
+    case 'write': return [NODE, WRITE, engine.peer, workload.file, outputFor(engine, workload), ...threads];
     default: return null;
   }
 }

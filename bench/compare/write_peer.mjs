@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Usage: node bench/compare/write_peer.mjs duckdb|polars IN.parquet OUT.parquet [--threads N]
+//        [--polars-mode sink|read-write]
+// Rewrites IN as OUT (every row and column, snappy) with that engine, the peers' side of
+// bench-compare's write workloads (strata's is `strata convert IN OUT --threads N`), and prints
+// {"engine": ..., "rows": N} (rows only where the engine reports them). Polars, with
+// POLARS_MAX_THREADS=N (set before the module loads): by default the streaming
+// pl.scanParquet(IN).sinkParquet(OUT), its memory-bounded path; --polars-mode read-write is
+// pl.readParquet(IN).writeParquet(OUT), which holds the whole table (2.4 GB of RSS for the 6M-row
+// lineitem). DuckDB: COPY (SELECT * FROM IN) TO OUT (FORMAT parquet, COMPRESSION snappy) with
+// SET threads = N. Exit code 1 on an engine error, 2 on bad usage.
+
+function usage(message) {
+  if (message) console.error(`write_peer: ${message}`);
+  console.error('usage: write_peer.mjs duckdb|polars IN.parquet OUT.parquet [--threads N]');
+  process.exit(2);
+}
+
+const sqlString = (text) => `'${String(text).replaceAll("'", "''")}'`;
+
+async function writeWithDuckDB(input, output, threads) {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  try {
+    if (threads) await connection.run(`SET threads = ${Number(threads)}`);
+    const result = await connection.runAndReadAll(
+      `COPY (SELECT * FROM read_parquet(${sqlString(input)})) TO ${sqlString(output)} (FORMAT parquet, COMPRESSION snappy)`);
+    // COPY returns the number of rows written as its single value.
+    const rows = result.getRows()[0]?.[0];
+    return Number(rows);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+async function writeWithPolars(input, output, threads, mode) {
+  if (threads) process.env.POLARS_MAX_THREADS = String(threads);
+  const { default: pl } = await import('nodejs-polars');
+  if (mode === 'sink') {
+    // sinkParquet builds the plan; collect() runs it (and returns an empty frame).
+    pl.scanParquet(input).sinkParquet(output, { compression: 'snappy' }).collect();
+    return undefined;
+  }
+  const frame = pl.readParquet(input);
+  frame.writeParquet(output, { compression: 'snappy' });
+  return frame.height;
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  let threads = null;
+  let mode = 'sink';
+  const positional = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--threads') threads = Number(argv[++i]);
+    else if (argv[i] === '--polars-mode') mode = argv[++i];
+    else if (argv[i].startsWith('--')) usage(`unknown option ${argv[i]}`);
+    else positional.push(argv[i]);
+  }
+  if (threads !== null && !(threads >= 1)) usage('--threads needs a number >= 1');
+  if (mode !== 'sink' && mode !== 'read-write') usage(`--polars-mode takes sink or read-write, not '${mode}'`);
+  if (positional.length !== 3) usage('need ENGINE, IN and OUT');
+  const [engine, input, output] = positional;
+  if (engine !== 'duckdb' && engine !== 'polars') usage(`unknown engine '${engine}'`);
+  try {
+    const rows = engine === 'duckdb' ? await writeWithDuckDB(input, output, threads)
+      : await writeWithPolars(input, output, threads, mode);
+    console.log(JSON.stringify(rows === undefined ? { engine, mode } : { engine, rows }));
+  } catch (error) {
+    console.error(`write_peer: ${engine} cannot rewrite ${input} as ${output}: ${error.message}`);
+    process.exitCode = 1;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();
