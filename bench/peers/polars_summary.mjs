@@ -2,6 +2,7 @@
 // (Polars' reading of the Parquet schema, see README.md for what it cannot say), count / nulls /
 // min / max from one lazy aggregate over every selected column, values written by
 // summary_format.mjs. Set POLARS_MAX_THREADS before importing this module to pick the threads.
+import { createHash } from 'node:crypto';
 import pl from 'nodejs-polars';
 import {
   decimalTextToUnscaled, formatBinary, formatDate, formatDecimal, formatFloat32, formatFloat64,
@@ -106,4 +107,18 @@ export function polarsSummary(file, { columns } = {}) {
     return { name, type, count, nulls: rows - count, min, max };
   });
   return summaryLine(rows, summary);
+}
+
+// { column: "rows:sha256" }: Polars' own hash of every value (Series.hash, fixed seeds), in row
+// order, so a reading of a file and of its rewrite can be compared value for value.
+export function polarsDigest(file, { columns } = {}) {
+  const scan = pl.scanParquet(file);
+  const names = columns ?? scan.columns;
+  const hashed = scan.select(...names.map((n, i) => pl.col(n).hash(1, 2, 3, 4).cast(pl.Utf8).alias(`h_${i}`)))
+    .collectSync();
+  return Object.fromEntries(names.map((name, i) => {
+    const values = hashed.getColumn(`h_${i}`).toArray();
+    const digest = createHash('sha256').update(values.join('\n')).digest('hex');
+    return [name, `${values.length}:${digest}`];
+  }));
 }

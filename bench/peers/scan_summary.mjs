@@ -1,21 +1,31 @@
 #!/usr/bin/env node
 // Usage: node bench/peers/scan_summary.mjs ENGINE FILE [--threads N] [--columns a,b]
-// ENGINE is duckdb or polars. Reads FILE with that engine, decodes every column (or the chosen
-// ones) and prints the scan-summary line of /work/shared/SCAN-SUMMARY.md. Exit code 1 and a
-// message on stderr when the engine refuses the file; 2 on bad usage.
+//        node bench/peers/scan_summary.mjs ENGINE --batch [--digest] [--threads N] FILE...
+// ENGINE is duckdb, polars, parquet-wasm (arrow-rs) or hyparquet. Reads FILE with that engine,
+// decodes every column (or the chosen ones) and prints the scan-summary line of
+// /work/shared/SCAN-SUMMARY.md. Exit code 1 and a message on stderr when the engine refuses the
+// file; 2 on bad usage.
+// --batch summarises every FILE in this one process (the engine starts once) and prints one JSON
+// object per file: {"file":F,"line":"<summary line>"} or {"file":F,"error":"<message>"}; exit 0.
+// --digest (with --batch) adds "digest":{column:"rows:sha256"} of every value (not for duckdb).
+
+export const ENGINES = ['duckdb', 'polars', 'parquet-wasm', 'hyparquet'];
 
 function usage(message) {
   if (message) console.error(`scan_summary: ${message}`);
-  console.error('usage: scan_summary.mjs duckdb|polars FILE [--threads N] [--columns a,b]');
+  console.error(`usage: scan_summary.mjs ${ENGINES.join('|')} FILE [--threads N] [--columns a,b]\n` +
+    `       scan_summary.mjs ENGINE --batch [--digest] [--threads N] FILE...`);
   process.exit(2);
 }
 
 export function parseArgs(argv) {
-  const options = { threads: null, columns: null, positional: [] };
+  const options = { threads: null, columns: null, batch: false, digest: false, positional: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--threads') options.threads = Number(argv[++i]);
     else if (arg === '--columns') options.columns = argv[++i].split(',').filter((c) => c !== '');
+    else if (arg === '--batch') options.batch = true;
+    else if (arg === '--digest') options.digest = true;
     else if (arg.startsWith('--')) usage(`unknown option ${arg}`);
     else options.positional.push(arg);
   }
@@ -23,31 +33,79 @@ export function parseArgs(argv) {
   return options;
 }
 
-// Computes the line with `engine` ('duckdb' | 'polars'). The Polars thread count must be set
-// before its module loads, which is why the engine modules are imported lazily.
-export async function scanSummary(engine, file, { threads, columns } = {}) {
+// A summariser for `engine`: { summarize(file, {columns}) -> Promise<line>, close() }, and for
+// polars, parquet-wasm and hyparquet digest(file, {columns}) -> Promise<{column: digest}> (every
+// value hashed in row order; see value_summary.mjs). The engine
+// starts once per summariser. The Polars thread count must be set before its module loads, which
+// is why the engine modules are imported lazily.
+export async function openEngine(engine, { threads } = {}) {
   if (engine === 'duckdb') {
     const { DuckDBSummary } = await import('./duckdb_summary.mjs');
     const duck = await DuckDBSummary.create({ threads });
-    try {
-      return await duck.summarize(file, { columns });
-    } finally {
-      duck.close();
-    }
+    return { summarize: (file, opts) => duck.summarize(file, opts), close: () => duck.close() };
   }
   if (engine === 'polars') {
     if (threads) process.env.POLARS_MAX_THREADS = String(threads);
-    const { polarsSummary } = await import('./polars_summary.mjs');
-    return polarsSummary(file, { columns });
+    const { polarsSummary, polarsDigest } = await import('./polars_summary.mjs');
+    return { summarize: async (file, opts) => polarsSummary(file, opts),
+      digest: async (file, opts) => polarsDigest(file, opts), close() {} };
   }
-  throw new Error(`unknown engine '${engine}' (duckdb or polars)`);
+  if (engine === 'parquet-wasm') {
+    const { parquetWasmSummary, parquetWasmDigest } = await import('./parquet_wasm_summary.mjs');
+    return { summarize: async (file, opts) => parquetWasmSummary(file, opts),
+      digest: async (file, opts) => parquetWasmDigest(file, opts), close() {} };
+  }
+  if (engine === 'hyparquet') {
+    const { hyparquetSummary, hyparquetDigest } = await import('./hyparquet_summary.mjs');
+    return { summarize: (file, opts) => hyparquetSummary(file, opts),
+      digest: (file, opts) => hyparquetDigest(file, opts), close() {} };
+  }
+  throw new Error(`unknown engine '${engine}' (${ENGINES.join(', ')})`);
+}
+
+// Computes the line with `engine`.
+export async function scanSummary(engine, file, { threads, columns } = {}) {
+  const summariser = await openEngine(engine, { threads });
+  try {
+    return await summariser.summarize(file, { columns });
+  } finally {
+    summariser.close();
+  }
+}
+
+function oneLine(message) {
+  return String(message).split('\n').filter((l) => l.trim() !== '').slice(0, 3).join(' | ');
 }
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
+  if (options.batch) {
+    if (options.positional.length < 1) usage('need ENGINE and files');
+    const [engine, ...files] = options.positional;
+    if (!ENGINES.includes(engine)) usage(`unknown engine '${engine}'`);
+    const summariser = await openEngine(engine, options);
+    for (const file of files) {
+      let record;
+      try {
+        record = { file, line: await summariser.summarize(file, { columns: options.columns }) };
+        if (options.digest && summariser.digest) {
+          try {
+            record.digest = await summariser.digest(file, { columns: options.columns });
+          } catch (error) {
+            record.digestError = oneLine(error?.message ?? error);
+          }
+        }
+      } catch (error) {
+        record = { file, error: oneLine(error?.message ?? error) };
+      }
+      process.stdout.write(`${JSON.stringify(record)}\n`);
+    }
+    summariser.close();
+    return;
+  }
   if (options.positional.length !== 2) usage('need ENGINE and FILE');
   const [engine, file] = options.positional;
-  if (engine !== 'duckdb' && engine !== 'polars') usage(`unknown engine '${engine}'`);
+  if (!ENGINES.includes(engine)) usage(`unknown engine '${engine}'`);
   try {
     console.log(await scanSummary(engine, file, options));
   } catch (error) {

@@ -259,8 +259,19 @@ Result<FieldPtr> SchemaDescriptor::MakeField(int node_index) const {
     // when it is a primitive, a group of several fields, or named "array" / "<list>_tuple".
     if (repeated.is_leaf() || repeated.children.size() != 1 || repeated_name == "array" ||
         repeated_name == e.name + "_tuple") {
+      const SchemaElement& re = *repeated.element;
+      const bool repeated_is_annotated =
+          (re.logical_type && (re.logical_type->kind == LogicalType::Kind::kList ||
+                               re.logical_type->kind == LogicalType::Kind::kMap)) ||
+          (re.converted_type && (*re.converted_type == ConvertedType::kList || *re.converted_type == ConvertedType::kMap));
       if (repeated.is_leaf()) {
         element = field(repeated_name, columns_[static_cast<size_t>(repeated.leaf_index)].type, false);
+      } else if (repeated_is_annotated) {
+        // The element is itself a LIST or MAP (old_list_structure.parquet: a 2-level
+        // list<list<int32>> whose repeated group "array" is annotated LIST): its type is that
+        // of the group read as a required field, which MakeField wraps as repeated.
+        STRATA_ASSIGN_OR_RETURN(auto wrapped, MakeField(n.children[0]));
+        element = field(repeated_name, wrapped->type()->value_field()->type(), false);
       } else {
         std::vector<FieldPtr> members;
         for (int c : repeated.children) {
