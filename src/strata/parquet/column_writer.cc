@@ -51,7 +51,6 @@ class ColumnChunkWriter::Impl {
         rep_bytes_(pool),
         def_bits_(pool),
         chunk_(pool),
-        dictionary_page_(pool),
         dictionary_scratch_(pool),
         dictionary_values_(pool),
         remap_(pool),
@@ -94,7 +93,7 @@ class ColumnChunkWriter::Impl {
   int64_t num_rows() const { return chunk_rows_ + page_rows_; }
   int64_t memory_size() const {
     int64_t total = values_.capacity() + encoded_.capacity() + body_.capacity() + compressed_.capacity() +
-                    def_bytes_.capacity() + rep_bytes_.capacity() + def_bits_.capacity() + chunk_.capacity() + dictionary_page_.capacity() +
+                    def_bytes_.capacity() + rep_bytes_.capacity() + def_bits_.capacity() + chunk_.capacity() +
                     dictionary_scratch_.capacity() + dictionary_values_.capacity() + remap_.capacity() +
                     gathered_.capacity() + hashes_.capacity() + bloom_bytes_.capacity() + gatherer_.memory_size() +
                     def_encoder_.memory_size() + rep_encoder_.memory_size() + index_encoder_.memory_size() +
@@ -135,6 +134,7 @@ class ColumnChunkWriter::Impl {
   std::unique_ptr<DictionaryEncoder> dictionary_;
   bool dictionary_active_ = false;  // pages are dictionary-encoded (no fallback yet in this chunk)
   bool dictionary_used_ = false;    // some page of this chunk is dictionary-encoded
+  bool fell_back_ = false;          // this chunk passed dictionary_page_bytes
 
   RleBitPackedEncoder def_encoder_;
   RleBitPackedEncoder rep_encoder_;
@@ -153,7 +153,10 @@ class ColumnChunkWriter::Impl {
   // Headers and bodies of the chunk's data pages, in blocks: the chunk's size is not known
   // ahead, and a doubling buffer would hold up to twice the row group.
   BlockBuffer chunk_;
-  ResizableBuffer dictionary_page_;
+  // The finished chunk's dictionary page: its header, and its body in dictionary_scratch_ or
+  // compressed_ (no page is compressed between FinishChunk and WriteChunk).
+  std::string dictionary_header_;
+  std::span<const uint8_t> dictionary_body_;
   ResizableBuffer dictionary_scratch_;
   // Dictionary-array input: the current dictionary's physical values and its entries' indices
   // in the chunk's dictionary.
@@ -255,6 +258,8 @@ Status ColumnChunkWriter::Impl::Write(const ShreddedLeaf& leaf) {
       // fallback encoding.
       STRATA_RETURN_NOT_OK(FlushPage());
       dictionary_active_ = false;
+      fell_back_ = true;
+      dictionary_->ReleaseHashTable();  // only the entries are needed now, for the dictionary page
     } else if (PageFull()) {
       STRATA_RETURN_NOT_OK(FlushPage());
     }
@@ -457,7 +462,10 @@ bool ColumnChunkWriter::Impl::PageFull() const {
 Result<std::span<const uint8_t>> ColumnChunkWriter::Impl::EncodePageValues(Encoding* encoding) {
   const int64_t n = page_values_;
   encoded_.Clear();
-  if (dictionary_active_) {
+  // A page without values (all null) needs no dictionary: written in the fallback encoding, it
+  // spares an all-null chunk an empty dictionary page (an empty compressed block some readers'
+  // codecs refuse).
+  if (dictionary_active_ && n > 0) {
     *encoding = Encoding::kRleDictionary;
     const int width = dictionary_->index_bit_width();
     const uint8_t width_byte = static_cast<uint8_t>(width);
@@ -649,32 +657,30 @@ Status ColumnChunkWriter::Impl::FlushPage() {
 // ---- chunks ---------------------------------------------------------------------------------------
 
 Status ColumnChunkWriter::Impl::BuildDictionaryPage() {
-  dictionary_page_.Clear();
+  dictionary_header_.clear();
+  dictionary_body_ = {};
   if (!dictionary_used_) return Status::OK();
   dictionary_scratch_.Clear();
   STRATA_RETURN_NOT_OK(dictionary_->WritePlain(&dictionary_scratch_));
   dictionary_entries_ = dictionary_->num_entries();
-  std::span<const uint8_t> body = dictionary_scratch_.span();
+  // The body stays where it was made (the PLAIN entries, or the codec's output buffer) until
+  // WriteChunk writes it: no copy into a page buffer of its own.
+  dictionary_body_ = dictionary_scratch_.span();
   if (codec_ != nullptr) {
-    STRATA_RETURN_NOT_OK(codec_->Compress(body, &compressed_));
-    body = compressed_.span();
+    STRATA_RETURN_NOT_OK(codec_->Compress(dictionary_body_, &compressed_));
+    dictionary_body_ = compressed_.span();
   }
   PageHeader header;
   header.type = PageType::kDictionaryPage;
   header.uncompressed_page_size = CheckedInt32(dictionary_scratch_.size());
-  header.compressed_page_size = CheckedInt32(static_cast<int64_t>(body.size()));
-  if (file_.page_checksums) header.crc = static_cast<int32_t>(codec::Crc32(body));
+  header.compressed_page_size = CheckedInt32(static_cast<int64_t>(dictionary_body_.size()));
+  if (file_.page_checksums) header.crc = static_cast<int32_t>(codec::Crc32(dictionary_body_));
   DictionaryPageHeader dictionary;
   dictionary.num_values = CheckedInt32(dictionary_entries_);
   dictionary.encoding = Encoding::kPlain;
   header.dictionary_page_header = dictionary;
-  header_bytes_.clear();
-  SerializePageHeader(header, &header_bytes_);
-  const auto header_size = static_cast<int64_t>(header_bytes_.size());
-  STRATA_RETURN_NOT_OK(dictionary_page_.Reserve(header_size + static_cast<int64_t>(body.size())));
-  dictionary_page_.UnsafeAppend(header_bytes_.data(), header_size);
-  dictionary_page_.UnsafeAppend(body.data(), static_cast<int64_t>(body.size()));
-  dictionary_page_uncompressed_ = header_size + dictionary_scratch_.size();
+  SerializePageHeader(header, &dictionary_header_);
+  dictionary_page_uncompressed_ = static_cast<int64_t>(dictionary_header_.size()) + dictionary_scratch_.size();
   return Status::OK();
 }
 
@@ -722,23 +728,25 @@ Result<WrittenChunk> ColumnChunkWriter::Impl::WriteChunk(OutputSink* sink) {
   meta.path_in_schema = column_.path;
   meta.codec = static_cast<CompressionCodec>(options_.codec);
   meta.num_values = chunk_levels_;
-  if (dictionary_page_.size() > 0) {
+  const bool has_dictionary_page = !dictionary_header_.empty();
+  if (has_dictionary_page) {
     meta.dictionary_page_offset = start;
-    STRATA_RETURN_NOT_OK(sink->Write(dictionary_page_.data(), dictionary_page_.size()));
+    STRATA_RETURN_NOT_OK(sink->Write(dictionary_header_.data(), static_cast<int64_t>(dictionary_header_.size())));
+    STRATA_RETURN_NOT_OK(sink->Write(dictionary_body_.data(), static_cast<int64_t>(dictionary_body_.size())));
   }
   meta.data_page_offset = sink->position();
   STRATA_RETURN_NOT_OK(chunk_.ForEachPiece([sink](std::span<const uint8_t> piece) {
     return sink->Write(piece.data(), static_cast<int64_t>(piece.size()));
   }));
   meta.total_compressed_size = sink->position() - start;
-  meta.total_uncompressed_size = uncompressed_bytes_ + (dictionary_page_.size() > 0 ? dictionary_page_uncompressed_ : 0);
+  meta.total_uncompressed_size = uncompressed_bytes_ + (has_dictionary_page ? dictionary_page_uncompressed_ : 0);
 
   // Encodings: the dictionary page's PLAIN, the data pages' value encodings, RLE for levels.
   auto add_encoding = [&](Encoding e) {
     if (std::find(meta.encodings.begin(), meta.encodings.end(), e) == meta.encodings.end()) meta.encodings.push_back(e);
   };
   std::vector<PageEncodingStats> encoding_stats;
-  if (dictionary_page_.size() > 0) {
+  if (has_dictionary_page) {
     add_encoding(Encoding::kPlain);
     encoding_stats.push_back({PageType::kDictionaryPage, Encoding::kPlain, 1});
   }
@@ -783,7 +791,16 @@ Result<std::optional<std::pair<int64_t, int32_t>>> ColumnChunkWriter::Impl::Writ
 
 void ColumnChunkWriter::Impl::ResetChunk() {
   chunk_.Clear();
-  dictionary_page_.Clear();
+  dictionary_header_.clear();
+  dictionary_body_ = {};
+  if (fell_back_ && dictionary_ != nullptr) {
+    // A column whose dictionary overflowed is taken to be high-cardinality: later chunks go
+    // straight to the fallback encoding, without filling (and dropping) a dictionary each time.
+    dictionary_.reset();
+    dictionary_scratch_.Release();
+    remap_.Release();
+  }
+  fell_back_ = false;
   if (dictionary_ != nullptr) dictionary_->Clear();
   dictionary_active_ = dictionary_ != nullptr;
   dictionary_used_ = false;

@@ -249,6 +249,11 @@ void DictionaryEncoder::Clear() {
   if (num_slots_ > 0) std::memset(slots(), 0xFF, static_cast<size_t>(num_slots_) * sizeof(int32_t));
 }
 
+void DictionaryEncoder::ReleaseHashTable() {
+  table_.Release();
+  num_slots_ = 0;  // EnsureTable rebuilds it from the entries if Put is called again
+}
+
 Status DictionaryEncoder::WritePlain(ResizableBuffer* out) const {
   const int64_t size = plain_size();
   STRATA_RETURN_NOT_OK(out->Reserve(out->size() + size));

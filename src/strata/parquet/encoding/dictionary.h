@@ -108,6 +108,10 @@ class DictionaryEncoder {
   // Empties the dictionary for the next column chunk; keeps every buffer's capacity (and the
   // table's size, so a chunk like the last one allocates nothing).
   void Clear();
+  // Frees the lookup table, keeping the entries: for a writer that stops adding values (its
+  // dictionary passed its byte limit) but still writes the dictionary page. A later Put
+  // rebuilds the table.
+  void ReleaseHashTable();
   // Pool bytes held (table, entries, byte-array arena).
   int64_t memory_size() const {
     return table_.capacity() + values_.capacity() + hashes_.capacity() +
