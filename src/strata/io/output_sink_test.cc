@@ -132,6 +132,27 @@ TEST_F(OutputSinkTest, AFileSizeLimitFailsTheWriteAndLeavesNoFile) {
   EXPECT_TRUE(Files().empty());
 }
 
+// Ctrl-C during a write: the tool's handler removes the temporary file, then the process dies
+// of the signal as it would have.
+TEST_F(OutputSinkTest, AnInterruptedWriteLeavesNoTemporaryFile) {
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    RemoveTemporaryFilesOnSignals();
+    auto sink = OpenFileSink(path_, SystemMemoryPool());
+    if (!sink.ok()) _exit(2);
+    const std::string block(100000, 'q');
+    if (!(*sink)->Write(block.data(), 100000).ok()) _exit(3);
+    raise(SIGINT);
+    _exit(4);  // not reached
+  }
+  int wstatus = 0;
+  ASSERT_EQ(waitpid(child, &wstatus, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(wstatus)) << "exit code " << WEXITSTATUS(wstatus);
+  EXPECT_EQ(WTERMSIG(wstatus), SIGINT);
+  EXPECT_TRUE(Files().empty());
+}
+
 TEST(BufferSinkTest, CollectsBytesInPoolMemory) {
   auto pool = MakeSystemMemoryPool();
   BufferSink sink(pool.get());
