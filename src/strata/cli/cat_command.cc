@@ -17,11 +17,13 @@ struct CatArgs {
   std::vector<std::string> columns;
   int64_t limit = -1;  // all rows
   std::string format = "table";
+  int threads = 0;  // all cores
 };
 
 Status RunCat(const CatArgs& args) {
   STRATA_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::OpenFile(args.file, SystemMemoryPool()));
   parquet::BatchReadOptions options;
+  options.threads = args.threads;
   for (const auto& name : args.columns) {
     const int index = reader->descriptor().FieldIndex(name);
     if (index < 0) return Status::Invalid("'{}' has no top-level column '{}'", args.file, name);
@@ -64,6 +66,8 @@ void AddCat(CLI::App& app, CommandAction& action, const char* name, const char* 
   sub->add_option("--columns", args->columns, "Top-level columns to print (default: all)")->delimiter(',');
   sub->add_option("--limit,-n", args->limit, "Rows to print");
   sub->add_option("--format", args->format, "table, csv or jsonl")->check(CLI::IsMember({"table", "csv", "jsonl"}));
+  sub->add_option("--threads", args->threads, "Threads decoding the columns of a batch (0: all cores, 1: this one)")
+      ->check(CLI::NonNegativeNumber);
   sub->callback([&action, args] { action = [args] { return RunCat(*args); }; });
 }
 

@@ -179,7 +179,9 @@ Status RunConvert(const ConvertArgs& args) {
   MemoryPool* pool = SystemMemoryPool();
   const auto start = std::chrono::steady_clock::now();
   STRATA_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::OpenFile(args.input, pool));
-  STRATA_ASSIGN_OR_RETURN(auto batches, reader->ReadBatches());
+  parquet::BatchReadOptions read;
+  read.threads = args.threads;  // decoding and encoding share the process's one pool
+  STRATA_ASSIGN_OR_RETURN(auto batches, reader->ReadBatches(read));
   STRATA_ASSIGN_OR_RETURN(auto writer, parquet::FileWriter::Open(args.output, batches->schema(), pool, options));
   Progress progress(reader->num_rows());
   while (true) {
@@ -227,7 +229,7 @@ void RegisterConvertCommand(CLI::App& app, CommandAction& action) {
                   "Value encoding for every column (ENC) or one column (COLUMN=ENC); repeatable");
   sub->add_option("--bloom-filter", args->bloom_filters, "Columns that get a Bloom filter")->delimiter(',');
   sub->add_option("--statistics", args->statistics, "Statistics and page index: on (default) or off");
-  sub->add_option("--threads", args->threads, "Threads encoding column chunks (default 0: every core)")
+  sub->add_option("--threads", args->threads, "Threads decoding and encoding column chunks (default 0: every core)")
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--stats", args->stats, "Print rows, bytes, time and the memory pool's figures to stderr");
   sub->callback([&action, args] { action = [args] { return RunConvert(*args); }; });

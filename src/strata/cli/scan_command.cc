@@ -23,6 +23,7 @@ struct ScanArgs {
   int64_t batch_rows = 64 * 1024;
   std::vector<std::string> columns;
   std::string pre_buffer = "auto";  // auto | on | off
+  int threads = 0;                  // all cores
 };
 
 // A local path, or an http(s):// URL read with range requests.
@@ -48,6 +49,7 @@ Status RunScan(const ScanArgs& args) {
   STRATA_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(source, pool, reader_options));
   parquet::BatchReadOptions options;
   options.batch_rows = args.batch_rows;
+  options.threads = args.threads;
   for (const auto& name : args.columns) {
     const int index = reader->descriptor().FieldIndex(name);
     if (index < 0) return Status::Invalid("'{}' has no top-level column '{}'", args.file, name);
@@ -92,6 +94,8 @@ void RegisterScanCommand(CLI::App& app, CommandAction& action) {
   sub->add_flag("--no-checksums", args->no_checksums, "Skip page CRC verification");
   sub->add_option("--pre-buffer", args->pre_buffer, "Coalesce and prefetch each row group's ranges")
       ->check(CLI::IsMember({"auto", "on", "off"}));
+  sub->add_option("--threads", args->threads, "Threads decoding the columns of a batch (0: all cores, 1: this one)")
+      ->check(CLI::NonNegativeNumber);
   sub->callback([&action, args] { action = [args] { return RunScan(*args); }; });
 }
 

@@ -4,10 +4,15 @@
 
 #include <fmt/format.h>
 
+#include "strata/exec/task_group.h"
+#include "strata/exec/thread_pool.h"
+
 namespace strata::parquet {
 
 Status BatchReadOptions::Validate() const {
   if (batch_rows <= 0) return Status::Invalid("batch_rows must be positive, got {}", batch_rows);
+  if (threads < 0) return Status::Invalid("threads must be >= 0, got {}", threads);
+  if (read_ahead_bytes < 0) return Status::Invalid("read_ahead_bytes must be >= 0, got {}", read_ahead_bytes);
   return Status::OK();
 }
 
@@ -112,6 +117,13 @@ Result<std::unique_ptr<BatchReader>> FileReader::ReadBatches(const BatchReadOpti
   auto reader = std::unique_ptr<BatchReader>(new BatchReader());
   reader->file_ = this;
   reader->options_ = options;
+  if (options.threads != 1) {
+    reader->cpu_pool_ = exec::DefaultThreadPool();
+    if (reader->cpu_pool_ != nullptr) {
+      reader->threads_ = options.threads == 0 ? reader->cpu_pool_->num_threads() : options.threads;
+    }
+    if (reader->threads_ <= 1) reader->cpu_pool_ = nullptr;  // a 1-core pool: stay on this thread
+  }
   if (options.columns.empty()) {
     for (int f = 0; f < descriptor_->num_fields(); ++f) reader->fields_.push_back(f);
   } else {
@@ -190,6 +202,11 @@ Result<std::shared_ptr<Table>> FileReader::ReadTable(const BatchReadOptions& opt
   return Table::FromRecordBatches(reader->schema(), batches);
 }
 
+BatchReader::~BatchReader() {
+  // Before anything the opening tasks use (cache, plans, options) goes away.
+  ahead_.reset();
+}
+
 RandomAccessSource* BatchReader::source() const {
   return cache_ ? static_cast<RandomAccessSource*>(cache_.get()) : &file_->source();
 }
@@ -226,6 +243,27 @@ Result<RowGroupRanges> SelectedChunkRanges(const FileReader& file, const std::ve
 }
 
 }  // namespace
+
+template <typename Fn>
+Status BatchReader::ForEachField(size_t count, Fn&& fn) const {
+  if (cpu_pool_ == nullptr || count <= 1) {
+    for (size_t i = 0; i < count; ++i) STRATA_RETURN_NOT_OK(fn(i));
+    return Status::OK();
+  }
+  // Tasks keep their own Status instead of failing the group: the group's "first error wins"
+  // would pick whichever column failed first in time.
+  std::vector<Status> statuses(count);
+  exec::TaskGroup group(cpu_pool_, threads_);
+  for (size_t i = 0; i < count; ++i) {
+    group.Submit([&fn, &statuses, i]() {
+      statuses[i] = fn(i);
+      return Status::OK();
+    });
+  }
+  STRATA_RETURN_NOT_OK(group.Wait());
+  for (Status& status : statuses) STRATA_RETURN_NOT_OK(status);
+  return Status::OK();
+}
 
 Status BatchReader::PreBuffer(size_t first, size_t count) {
   const size_t window_end = std::min(row_groups_.size(), first + count);
@@ -269,7 +307,7 @@ void BatchReader::ReleaseRowGroup(int row_group) {
   cache_->Evict(row_group);
 }
 
-Result<std::unique_ptr<PageReader>> BatchReader::OpenPages(int row_group, int column) {
+Result<std::unique_ptr<PageReader>> BatchReader::OpenPages(int row_group, int column) const {
   STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
   const std::string where = fmt::format("'{}', column '{}' (row group {})", file_->source().name(),
                                         location.column_path, row_group);
@@ -281,7 +319,8 @@ Result<std::unique_ptr<PageReader>> BatchReader::OpenPages(int row_group, int co
   return pages;
 }
 
-Status BatchReader::OpenRowGroup(int row_group) {
+Status BatchReader::OpenRowGroup(size_t index) {
+  const int row_group = row_groups_[index];
   // The previous row group's buffers go back to the pool first (its cache entries too, unless
   // it is the row group read again now).
   if (current_row_group_ == row_group) {
@@ -291,32 +330,78 @@ Status BatchReader::OpenRowGroup(int row_group) {
     ReleaseRowGroup(current_row_group_);
   }
   current_row_group_ = -1;
-  if (cache_) STRATA_RETURN_NOT_OK(PreBuffer(next_row_group_ - 1, 1 + static_cast<size_t>(file_->options().read_ahead_row_groups)));
-  const RowGroup& rg = file_->metadata().row_groups[static_cast<size_t>(row_group)];
-  const SchemaDescriptor& descriptor = file_->descriptor();
-  for (size_t i = 0; i < fields_.size(); ++i) {
-    if (plans_[i] != nullptr) {
-      STRATA_ASSIGN_OR_RETURN(auto nested, OpenNestedField(row_group, i));
-      readers_.push_back(nullptr);
-      nested_readers_.push_back(std::move(nested));
-      continue;
-    }
-    const int column = descriptor.field_first_column(fields_[i]);
-    STRATA_ASSIGN_OR_RETURN(auto pages, OpenPages(row_group, column));
-    const ColumnMetaData& meta = *rg.columns[static_cast<size_t>(column)].meta_data;
-    auto reader = ColumnReader::Make(descriptor.column(column), meta, rg.num_rows, output_types_[i], std::move(pages),
-                                     file_->pool(), file_->options().pages);
-    if (!reader.ok()) return reader.status().WithContext(fmt::format("'{}'", file_->source().name()));
-    (*reader)->set_validate_utf8(options_.validate_utf8);
-    readers_.push_back(std::move(*reader));
-    nested_readers_.push_back(nullptr);
+  const Status pre_buffered =
+      cache_ ? PreBuffer(index, 1 + static_cast<size_t>(file_->options().read_ahead_row_groups)) : Status::OK();
+  Result<std::unique_ptr<OpenedRowGroup>> opened = Status::Invalid("row group {} not opened", row_group);
+  if (ahead_ != nullptr && ahead_->size() > 0) {
+    // Opened ahead: the queue's oldest is row_groups_[index]. Taken even after an error, so
+    // the queue stays in step with the row groups.
+    opened = ahead_->Next();
+    ahead_total_bytes_ -= ahead_bytes_.front();
+    ahead_bytes_.pop_front();
+  } else if (pre_buffered.ok()) {
+    opened = OpenReaders(row_group);
   }
+  STRATA_RETURN_NOT_OK(pre_buffered);
+  if (!opened.ok()) return opened.status();
+  readers_ = std::move((*opened)->readers);
+  nested_readers_ = std::move((*opened)->nested_readers);
   current_row_group_ = row_group;
-  rows_left_in_row_group_ = rg.num_rows;
+  rows_left_in_row_group_ = file_->metadata().row_groups[static_cast<size_t>(row_group)].num_rows;
+  ReadAhead(index);
   return Status::OK();
 }
 
-Result<std::unique_ptr<NestedColumnReader>> BatchReader::OpenNestedField(int row_group, size_t i) {
+void BatchReader::ReadAhead(size_t index) {
+  if (cpu_pool_ == nullptr || options_.read_ahead_bytes == 0) return;
+  ahead_end_ = std::max(ahead_end_, index + 1);
+  while (ahead_end_ < row_groups_.size()) {
+    // A row group whose chunks cannot be located is opened when reached, which reports why.
+    auto group = SelectedChunkRanges(*file_, fields_, row_groups_[ahead_end_]);
+    if (!group.ok() || ahead_total_bytes_ + group->bytes > options_.read_ahead_bytes) return;
+    // With pre-buffering, only row groups the cache has been asked for already (its own
+    // read-ahead window): their tasks read from its entries, and the cache sees the same
+    // requests, and reports the same errors at the same row group, at every thread count.
+    if (cache_ && ahead_end_ >= pre_buffered_) return;
+    if (ahead_ == nullptr) {
+      ahead_ = std::make_unique<exec::OrderedTaskQueue<std::unique_ptr<OpenedRowGroup>>>(
+          cpu_pool_, static_cast<int>(std::min<size_t>(row_groups_.size(), 1 << 20)));
+    }
+    ahead_->Submit([this, row_group = row_groups_[ahead_end_]]() { return OpenReaders(row_group); });
+    ahead_bytes_.push_back(group->bytes);
+    ahead_total_bytes_ += group->bytes;
+    ++ahead_end_;
+  }
+}
+
+Result<std::unique_ptr<BatchReader::OpenedRowGroup>> BatchReader::OpenReaders(int row_group) const {
+  auto opened = std::make_unique<OpenedRowGroup>();
+  opened->readers.resize(fields_.size());
+  opened->nested_readers.resize(fields_.size());
+  // Each task fills only its field's slots.
+  STRATA_RETURN_NOT_OK(ForEachField(fields_.size(), [&](size_t i) { return OpenField(row_group, i, opened.get()); }));
+  return opened;
+}
+
+Status BatchReader::OpenField(int row_group, size_t i, OpenedRowGroup* out) const {
+  if (plans_[i] != nullptr) {
+    STRATA_ASSIGN_OR_RETURN(out->nested_readers[i], OpenNestedField(row_group, i));
+    return Status::OK();
+  }
+  const RowGroup& rg = file_->metadata().row_groups[static_cast<size_t>(row_group)];
+  const SchemaDescriptor& descriptor = file_->descriptor();
+  const int column = descriptor.field_first_column(fields_[i]);
+  STRATA_ASSIGN_OR_RETURN(auto pages, OpenPages(row_group, column));
+  const ColumnMetaData& meta = *rg.columns[static_cast<size_t>(column)].meta_data;
+  auto reader = ColumnReader::Make(descriptor.column(column), meta, rg.num_rows, output_types_[i], std::move(pages),
+                                   file_->pool(), file_->options().pages);
+  if (!reader.ok()) return reader.status().WithContext(fmt::format("'{}'", file_->source().name()));
+  (*reader)->set_validate_utf8(options_.validate_utf8);
+  out->readers[i] = std::move(*reader);
+  return Status::OK();
+}
+
+Result<std::unique_ptr<NestedColumnReader>> BatchReader::OpenNestedField(int row_group, size_t i) const {
   const RowGroup& rg = file_->metadata().row_groups[static_cast<size_t>(row_group)];
   const SchemaDescriptor& descriptor = file_->descriptor();
   const AssemblyPlan& plan = *plans_[i];
@@ -348,39 +433,40 @@ Result<std::shared_ptr<RecordBatch>> BatchReader::Next() {
       current_row_group_ = -1;
       return std::shared_ptr<RecordBatch>();
     }
-    STRATA_RETURN_NOT_OK(OpenRowGroup(row_groups_[next_row_group_++]));
+    STRATA_RETURN_NOT_OK(OpenRowGroup(next_row_group_++));
   }
   int64_t rows = std::min(options_.batch_rows, rows_left_in_row_group_);
   if (carry_rows_ > 0) rows = carry_rows_;  // finish the rows of a batch that was cut short
   std::vector<Array> columns(readers_.size());
   if (carry_.size() != readers_.size()) carry_.assign(readers_.size(), std::nullopt);
-  for (size_t i = 0; i < readers_.size(); ++i) {
+  // Each task touches only its field's reader, carry and column. Errors name the file, column
+  // and row group.
+  STRATA_RETURN_NOT_OK(ForEachField(readers_.size(), [&](size_t i) -> Status {
     if (carry_[i]) {
       columns[i] = std::move(*carry_[i]);
       carry_[i].reset();
-      continue;
+      return Status::OK();
     }
-    // Errors name the file, column and row group.
     auto data = readers_[i] ? readers_[i]->ReadBatch(rows) : nested_readers_[i]->ReadBatch(rows);
     if (!data.ok()) return data.status();
     columns[i] = Array(std::move(*data));
-    if (columns[i].length() < rows) {
-      // A string column stopped before 2 GiB of 32-bit offsets: the batch ends there, and the
-      // columns already read keep their extra rows (zero-copy slices) for the next batch.
-      const int64_t cut = columns[i].length();
-      for (size_t j = 0; j < i; ++j) {
-        carry_[j] = columns[j].Slice(cut, columns[j].length() - cut);
-        columns[j] = columns[j].Slice(0, cut);
-      }
-      rows = cut;
-    }
-  }
+    return Status::OK();
+  }));
+  // A string column stops before 2 GiB of 32-bit offsets: the batch ends at the shortest
+  // column, and the longer ones keep their extra rows (zero-copy slices) for the next batches.
+  // Every column reads `rows` whatever the others did, so the cuts do not depend on threads.
+  int64_t cut = rows;
+  for (const Array& column : columns) cut = std::min(cut, column.length());
   carry_rows_ = 0;
-  for (const auto& c : carry_) {
-    if (c) carry_rows_ = c->length();
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const int64_t extra = columns[i].length() - cut;
+    if (extra == 0) continue;
+    carry_[i] = columns[i].Slice(cut, extra);
+    columns[i] = columns[i].Slice(0, cut);
+    carry_rows_ = carry_rows_ == 0 ? extra : std::min(carry_rows_, extra);
   }
-  rows_left_in_row_group_ -= rows;
-  return std::make_shared<RecordBatch>(schema_, rows, std::move(columns));
+  rows_left_in_row_group_ -= cut;
+  return std::make_shared<RecordBatch>(schema_, cut, std::move(columns));
 }
 
 int64_t BatchReader::memory_size() const {

@@ -1,9 +1,11 @@
 // FileReader: the entry point of the Parquet read path. Opens a file (footer, schema) from a
 // path or any RandomAccessSource, and reads record batches of chosen columns and row groups.
 // BatchReader streams: it holds one row group's column readers at a time, so memory is one
-// batch plus each column's page buffers, whatever the file's size.
+// batch plus each column's page buffers, whatever the file's size (plus the row groups opened
+// ahead with BatchReadOptions::threads and read_ahead_bytes).
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +20,12 @@
 #include "strata/parquet/reader_options.h"
 #include "strata/parquet/schema.h"
 #include "strata/parquet/thrift/footer.h"
+
+namespace strata::exec {
+class ThreadPool;
+template <typename T>
+class OrderedTaskQueue;
+}  // namespace strata::exec
 
 namespace strata::parquet {
 
@@ -37,6 +45,11 @@ struct FileReaderOptions {
 
 class BatchReader {
  public:
+  // Waits for the row groups being opened ahead on the pool.
+  ~BatchReader();
+  BatchReader(const BatchReader&) = delete;
+  BatchReader& operator=(const BatchReader&) = delete;
+
   // The next batch, or nullptr after the last one. Each batch's arrays own their buffers
   // (from the reader's pool); the reader keeps nothing of a returned batch.
   Result<std::shared_ptr<RecordBatch>> Next();
@@ -47,19 +60,39 @@ class BatchReader {
 
  private:
   friend class FileReader;
+  // One row group's column readers: per selected field a flat reader or a nested one.
+  struct OpenedRowGroup {
+    std::vector<std::unique_ptr<ColumnReader>> readers;
+    std::vector<std::unique_ptr<NestedColumnReader>> nested_readers;
+  };
+
   BatchReader() = default;
-  Status OpenRowGroup(int row_group);
+  // Makes row_groups_[index] the current row group.
+  Status OpenRowGroup(size_t index);
+  // The readers of `row_group`'s selected fields. Reads only what ReadBatches() set up, so it
+  // may run on the pool while the current row group is decoded.
+  Result<std::unique_ptr<OpenedRowGroup>> OpenReaders(int row_group) const;
+  Status OpenField(int row_group, size_t field_position, OpenedRowGroup* out) const;
+  // Starts opening the row groups after `index` on the pool, within read_ahead_bytes.
+  void ReadAhead(size_t index);
+  // fn(0) .. fn(count - 1): on the calling thread (threads 1), else as tasks of one TaskGroup.
+  // Every task runs and the lowest position's error is returned, so it does not depend on
+  // scheduling (a serial run stops at that error).
+  template <typename Fn>
+  Status ForEachField(size_t count, Fn&& fn) const;
   // The page reader of `column`'s chunk in `row_group`; errors name file, column, row group.
-  Result<std::unique_ptr<PageReader>> OpenPages(int row_group, int column);
+  Result<std::unique_ptr<PageReader>> OpenPages(int row_group, int column) const;
   // The source page readers read from: the pre-buffer cache when there is one.
   RandomAccessSource* source() const;
   // Asks the cache for the chunks of row_groups_[first .. first + count).
   Status PreBuffer(size_t first, size_t count);
   void ReleaseRowGroup(int row_group);
-  Result<std::unique_ptr<NestedColumnReader>> OpenNestedField(int row_group, size_t field_position);
+  Result<std::unique_ptr<NestedColumnReader>> OpenNestedField(int row_group, size_t field_position) const;
 
   class FileReader* file_ = nullptr;
   BatchReadOptions options_;
+  exec::ThreadPool* cpu_pool_ = nullptr;  // null: decode on the calling thread
+  int threads_ = 1;                       // options_.threads resolved against cpu_pool_
   std::vector<int> fields_;      // selected top-level fields
   std::vector<int> row_groups_;  // to read, in order
   std::shared_ptr<Schema> schema_;
@@ -71,12 +104,19 @@ class BatchReader {
   // made once, and the current row group's nested reader.
   std::vector<std::unique_ptr<ColumnReader>> readers_;
   std::shared_ptr<ReadRangeCache> cache_;
-  // Rows read by some columns beyond a batch that another column cut short at 2 GiB.
+  // Rows some columns read beyond the last batch (another column was cut short at 2 GiB), and
+  // the next batch's length: the shortest of them.
   std::vector<std::optional<Array>> carry_;
   int64_t carry_rows_ = 0;
   size_t pre_buffered_ = 0;  // row_groups_[0 .. pre_buffered_) have been handed to the cache
   std::vector<std::unique_ptr<AssemblyPlan>> plans_;
   std::vector<std::unique_ptr<NestedColumnReader>> nested_readers_;
+  // Read-ahead: row_groups_[next_row_group_ .. ahead_end_) are being opened on the pool, in
+  // order; ahead_bytes_ holds each one's selected chunk bytes.
+  std::unique_ptr<exec::OrderedTaskQueue<std::unique_ptr<OpenedRowGroup>>> ahead_;
+  std::deque<int64_t> ahead_bytes_;
+  int64_t ahead_total_bytes_ = 0;
+  size_t ahead_end_ = 0;
 };
 
 class FileReader {

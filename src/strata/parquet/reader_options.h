@@ -66,6 +66,20 @@ struct BatchReadOptions {
   // pages are then decoded whole rather than streamed through a window (the array refers to
   // them). Nested fields are not affected.
   bool string_views = false;
+  // Threads of the process's pool (exec::DefaultThreadPool()) that decode a batch: one task per
+  // selected field, so a batch's columns are decoded at once, and a row group's column readers
+  // (chunk reads, first pages decompressed) are opened at once too. 0: every core (the pool's
+  // size); 1: the calling thread only. Batches, their contents and errors do not depend on it.
+  // 1 by default: callers that already read several files at once on the pool (or want one
+  // core per reader) keep that, and a reader's memory stays one row group's.
+  int threads = 1;
+  // With threads != 1: the following row groups' column readers are opened ahead on the pool
+  // (chunks read, first pages decompressed) while the current row group is decoded, as long as
+  // the row groups opened ahead hold at most this many bytes of (compressed) selected column
+  // chunks; a row group larger than this is not opened ahead. Memory grows by up to this much
+  // plus their first decompressed pages (not counted in BatchReader::memory_size()). 0: none.
+  // Small: from a local file (page cache) a larger budget measured no faster, only bigger.
+  int64_t read_ahead_bytes = 8 << 20;
 
   Status Validate() const;
 };

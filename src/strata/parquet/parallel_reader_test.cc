@@ -1,0 +1,254 @@
+// The reader's parallel path on its own, small enough for ThreadSanitizer: a batch's columns
+// decoded (and a row group's readers opened, also ahead) on the process's pool give the same
+// batches, and the same error, as on the calling thread.
+#include <filesystem>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "strata/io/fault_injection_source.h"
+#include "strata/parquet/testing/random_arrays.h"
+#include "strata/parquet/writer_test_util.h"
+#include "strata/testing/test_data.h"
+
+namespace strata::parquet {
+namespace {
+
+// What a reader returned: its batches, then OK (the end) or the error that stopped it.
+struct ReadOutcome {
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  Status status;
+};
+
+ReadOutcome ReadAll(std::shared_ptr<RandomAccessSource> source, bool pre_buffer, const BatchReadOptions& options) {
+  ReadOutcome out;
+  FileReaderOptions file_options;
+  file_options.pre_buffer = pre_buffer;
+  auto reader = FileReader::Open(std::move(source), SystemMemoryPool(), file_options);
+  if (!reader.ok()) {
+    out.status = reader.status();
+    return out;
+  }
+  auto batches = (*reader)->ReadBatches(options);
+  if (!batches.ok()) {
+    out.status = batches.status();
+    return out;
+  }
+  while (true) {
+    auto batch = (*batches)->Next();
+    if (!batch.ok()) {
+      out.status = batch.status();
+      return out;
+    }
+    if (*batch == nullptr) return out;
+    out.batches.push_back(std::move(*batch));
+  }
+}
+
+void ExpectSame(const ReadOutcome& expected, const ReadOutcome& actual, const std::string& what) {
+  EXPECT_EQ(expected.status.ToString(), actual.status.ToString()) << what;
+  ASSERT_EQ(expected.batches.size(), actual.batches.size()) << what;
+  for (size_t b = 0; b < expected.batches.size(); ++b) {
+    EXPECT_TRUE(expected.batches[b]->Equals(*actual.batches[b])) << what << ", batch " << b;
+  }
+}
+
+struct ThreadsConfig {
+  int threads;
+  int64_t read_ahead_bytes;
+};
+
+// Against threads 1: the pool with and without opening row groups ahead (few: this test also
+// runs under ThreadSanitizer).
+constexpr ThreadsConfig kThreadConfigs[] = {{2, 64 << 20}, {4, 0}};
+
+// Reads `source` with every entry of kThreadConfigs and checks each against threads 1.
+void CheckEveryThreadCount(const std::function<std::shared_ptr<RandomAccessSource>()>& open, bool pre_buffer,
+                           BatchReadOptions options, const std::string& what) {
+  options.threads = 1;
+  const ReadOutcome serial = ReadAll(open(), pre_buffer, options);
+  for (const ThreadsConfig& config : kThreadConfigs) {
+    options.threads = config.threads;
+    options.read_ahead_bytes = config.read_ahead_bytes;
+    ExpectSame(serial, ReadAll(open(), pre_buffer, options),
+               what + ", threads " + std::to_string(config.threads) + ", read-ahead " +
+                   std::to_string(config.read_ahead_bytes) + (pre_buffer ? ", pre-buffered" : ""));
+  }
+}
+
+// Every parquet-testing file (the ones that fail too: their error must not depend on threads):
+// all columns and a reordered subset of fields and row groups, several batch sizes,
+// pre-buffering on and off.
+TEST(ParallelReaderTest, EveryTestingFileGivesTheSameBatches) {
+  STRATA_REQUIRE_PARQUET_TESTING();
+  int files = 0;
+  for (const char* folder : {"data", "bad_data"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(strata::testing::ParquetTestingFile(folder))) {
+      if (entry.path().extension() != ".parquet") continue;
+      const std::string path = entry.path().string();
+      auto open = [&path]() -> std::shared_ptr<RandomAccessSource> {
+        auto source = OpenLocalFile(path);
+        return source.ok() ? *source : nullptr;
+      };
+      ASSERT_NE(open(), nullptr) << path;
+      auto probe = FileReader::OpenFile(path, SystemMemoryPool());
+      if (!probe.ok()) continue;  // the footer fails before any column is read
+      ++files;
+      BatchReadOptions options;
+      CheckEveryThreadCount(open, false, options, path);
+      options.batch_rows = 100;
+      CheckEveryThreadCount(open, true, options, path + ", batch_rows 100");
+      // The last fields first, every other one; the last row group read twice around the first.
+      const int num_fields = (*probe)->descriptor().num_fields();
+      const int num_row_groups = (*probe)->num_row_groups();
+      if (num_fields < 2 && num_row_groups < 2) continue;
+      for (int f = num_fields - 1; f >= 0; f -= 2) options.columns.push_back(f);
+      if (num_row_groups > 1) options.row_groups = {num_row_groups - 1, 0, num_row_groups - 1};
+      options.batch_rows = 1000;
+      for (bool pre_buffer : {false, true}) {
+        CheckEveryThreadCount(open, pre_buffer, options, path + ", fields and row groups selected");
+      }
+    }
+  }
+  EXPECT_GE(files, 50);
+}
+
+// Many columns of every kind, several row groups and pages: the file the pool helps most.
+std::shared_ptr<Schema> WideSchema() {
+  std::vector<FieldPtr> fields;
+  const TypePtr kinds[] = {int64(), utf8(), float64(), list(int32()), boolean(), binary(),
+                           struct_({std::make_shared<Field>("x", int16()), std::make_shared<Field>("y", utf8())}),
+                           map(utf8(), float32())};
+  for (int i = 0; i < 32; ++i) fields.push_back(std::make_shared<Field>("c" + std::to_string(i), kinds[i % 8]));
+  return std::make_shared<Schema>(std::move(fields));
+}
+
+std::shared_ptr<Buffer> WriteWideFile(uint64_t first_seed = 0) {
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  for (uint64_t seed = first_seed; seed < first_seed + 3; ++seed) {
+    testing::RandomArrayOptions random;
+    random.distinct_values = seed % 3 == 1 ? 50 : 0;  // dictionary-encoded chunks too
+    batches.push_back(*testing::RandomBatch(WideSchema(), 300, seed, SystemMemoryPool(), random));
+  }
+  WriterOptions options;
+  options.file.max_row_group_rows = 400;
+  options.file.data_page_rows = 100;
+  auto file = testing::WriteToBuffer(WideSchema(), batches, options, SystemMemoryPool());
+  EXPECT_TRUE(file.ok()) << file.status().ToString();
+  return file.ok() ? *file : nullptr;
+}
+
+// Written once: the tests only read it.
+const std::shared_ptr<Buffer>& WideFile() {
+  static const std::shared_ptr<Buffer> file = WriteWideFile();
+  return file;
+}
+
+TEST(ParallelReaderTest, ManyColumnsWrittenByStrata) {
+  const std::shared_ptr<Buffer>& file = WideFile();
+  ASSERT_NE(file, nullptr);
+  auto open = [&file] { return MakeBufferSource(file, "wide.parquet"); };
+  for (int64_t batch_rows : {int64_t{7}, int64_t{150}, int64_t{64 * 1024}}) {
+    BatchReadOptions options;
+    options.batch_rows = batch_rows;
+    options.read_dictionary = batch_rows == 150;
+    const bool pre_buffer = batch_rows != 7;
+    CheckEveryThreadCount(open, pre_buffer, options, "wide, batch_rows " + std::to_string(batch_rows));
+  }
+  // threads 0 is every core, and reads the same table.
+  BatchReadOptions options;
+  const ReadOutcome serial = ReadAll(open(), false, options);
+  ASSERT_TRUE(serial.status.ok()) << serial.status.ToString();
+  EXPECT_EQ(serial.batches.size(), 3u);
+  options.threads = 0;
+  ExpectSame(serial, ReadAll(open(), false, options), "threads 0");
+}
+
+// Faults in two columns of one row group: the error is the first column's at every thread
+// count, and the batches before it are the same.
+TEST(ParallelReaderTest, AnErrorInOneColumnIsTheSameStatusAtEveryThreadCount) {
+  const std::shared_ptr<Buffer>& file = WideFile();
+  ASSERT_NE(file, nullptr);
+  auto reader = *testing::OpenBuffer(file, SystemMemoryPool());
+  ASSERT_GE(reader->num_row_groups(), 2);
+  for (Fault::Kind kind : {Fault::Kind::kFail, Fault::Kind::kCorrupt}) {
+    std::vector<Fault> faults;
+    for (int column : {7, 26}) {
+      auto location = reader->ChunkLocation(1, column);
+      ASSERT_TRUE(location.ok()) << location.status().ToString();
+      Fault fault;
+      fault.kind = kind;
+      // Past the first page header, into its values (a corrupt header could just be ignored).
+      fault.offset = location->offset + location->length / 2;
+      fault.length = 8;
+      faults.push_back(fault);
+    }
+    auto open = [&] {
+      return std::make_shared<FaultInjectionSource>(MakeBufferSource(file, "wide.parquet"), faults);
+    };
+    for (bool pre_buffer : {false, true}) {
+      BatchReadOptions options;
+      options.batch_rows = 150;
+      const ReadOutcome serial = ReadAll(open(), pre_buffer, options);
+      if (kind == Fault::Kind::kFail) {
+        EXPECT_TRUE(serial.status.IsIOError()) << serial.status.ToString();
+      }
+      EXPECT_FALSE(serial.status.ok());
+      // Pre-buffering coalesces the small row groups into one read, which the fault fails.
+      if (!pre_buffer) EXPECT_GE(serial.batches.size(), 2u) << serial.status.ToString();
+      CheckEveryThreadCount(open, pre_buffer, options, kind == Fault::Kind::kFail ? "failed read" : "corrupt bytes");
+    }
+  }
+}
+
+// Two readers decoding on the pool at once, from two threads, with a writer beside them.
+TEST(ParallelReaderTest, TwoReadersShareThePoolAtOnce) {
+  const std::shared_ptr<Buffer>& file = WideFile();
+  ASSERT_NE(file, nullptr);
+  BatchReadOptions options;
+  options.batch_rows = 250;
+  const ReadOutcome serial = ReadAll(MakeBufferSource(file, "wide.parquet"), false, options);
+  options.threads = 2;
+  ReadOutcome first, second;
+  std::thread a([&] { first = ReadAll(MakeBufferSource(file, "wide.parquet"), true, options); });
+  std::thread b([&] { second = ReadAll(MakeBufferSource(file, "wide.parquet"), false, options); });
+  std::thread c([] { WriteWideFile(10); });
+  a.join();
+  b.join();
+  c.join();
+  ExpectSame(serial, first, "first reader");
+  ExpectSame(serial, second, "second reader");
+}
+
+// A reader dropped with row groups still being opened ahead waits for them; nothing leaks.
+TEST(ParallelReaderTest, DroppedMidwayReleasesEverything) {
+  const std::shared_ptr<Buffer>& file = WideFile();
+  ASSERT_NE(file, nullptr);
+  auto pool = MakeSystemMemoryPool();
+  for (bool pre_buffer : {false, true}) {
+    FileReaderOptions file_options;
+    file_options.pre_buffer = pre_buffer;
+    auto reader = *FileReader::Open(MakeBufferSource(file, "wide.parquet"), pool.get(), file_options);
+    BatchReadOptions options;
+    options.threads = 2;
+    options.batch_rows = 50;
+    auto batches = *reader->ReadBatches(options);
+    auto batch = batches->Next();
+    ASSERT_TRUE(batch.ok() && *batch != nullptr);
+    batch->reset();
+    batches.reset();
+    EXPECT_EQ(pool->bytes_in_use(), 0);
+  }
+}
+
+TEST(ParallelReaderTest, NegativeThreadsAreInvalid) {
+  BatchReadOptions options;
+  options.threads = -1;
+  EXPECT_TRUE(options.Validate().IsInvalid());
+  options.threads = 0;
+  options.read_ahead_bytes = -1;
+  EXPECT_TRUE(options.Validate().IsInvalid());
+}
+
+}  // namespace
+}  // namespace strata::parquet
