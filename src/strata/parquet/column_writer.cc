@@ -5,7 +5,6 @@
 #include <limits>
 
 #include "strata/array/bitmap.h"
-#include "strata/codec/crc32.h"
 #include "strata/memory/block_buffer.h"
 #include "strata/parquet/encoding/byte_stream_split.h"
 #include "strata/parquet/encoding/delta_binary_packed.h"
@@ -15,6 +14,7 @@
 #include "strata/parquet/encoding/level_decoder.h"
 #include "strata/parquet/encoding/plain.h"
 #include "strata/parquet/encoding/rle_bit_packed.h"
+#include "strata/parquet/page_writer.h"
 #include "strata/parquet/physical_values.h"
 #include "strata/parquet/stats/bloom_filter.h"
 #include "strata/parquet/stats/page_index.h"
@@ -39,14 +39,13 @@ class ColumnChunkWriter::Impl {
         options_(column.options),
         pool_(pool),
         v1_(file.page_version == DataPageVersion::kV1),
+        pages_(pool, column.dotted_path, file.page_checksums),
         gatherer_(column, pool),
         def_encoder_(pool, BitWidthForMaxValue(static_cast<uint64_t>(column.max_definition_level))),
         rep_encoder_(pool, BitWidthForMaxValue(static_cast<uint64_t>(column.max_repetition_level))),
         index_encoder_(pool, 0),
         values_(pool),
         encoded_(pool),
-        body_(pool),
-        compressed_(pool),
         def_bytes_(pool),
         rep_bytes_(pool),
         def_bits_(pool),
@@ -64,9 +63,7 @@ class ColumnChunkWriter::Impl {
         delta64_(pool) {}
 
   Status Init() {
-    if (options_.codec != codec::CompressionCodec::kUncompressed) {
-      STRATA_ASSIGN_OR_RETURN(codec_, codec::MakeCodec(options_.codec, pool_, options_.compression_level));
-    }
+    STRATA_RETURN_NOT_OK(pages_.Init(options_.codec, options_.compression_level));
     if (options_.dictionary) {
       const int width = column_.physical_type == PhysicalType::kByteArray ? 0 : gatherer_.value_width();
       STRATA_ASSIGN_OR_RETURN(dictionary_, DictionaryEncoder::Make(pool_, width));
@@ -92,14 +89,13 @@ class ColumnChunkWriter::Impl {
   }
   int64_t num_rows() const { return chunk_rows_ + page_rows_; }
   int64_t memory_size() const {
-    int64_t total = values_.capacity() + encoded_.capacity() + body_.capacity() + compressed_.capacity() +
+    int64_t total = values_.capacity() + encoded_.capacity() + pages_.memory_size() +
                     def_bytes_.capacity() + rep_bytes_.capacity() + def_bits_.capacity() + chunk_.capacity() +
                     dictionary_scratch_.capacity() + dictionary_values_.capacity() + remap_.capacity() +
                     gathered_.capacity() + hashes_.capacity() + bloom_bytes_.capacity() + gatherer_.memory_size() +
                     def_encoder_.memory_size() + rep_encoder_.memory_size() + index_encoder_.memory_size() +
                     page_stats_.memory_size() + chunk_stats_.memory_size();
     if (dictionary_ != nullptr) total += dictionary_->memory_size();
-    if (codec_ != nullptr) total += codec_->memory_size();
     if (bloom_ != nullptr) total += bloom_->memory_size();
     return total;
   }
@@ -118,8 +114,6 @@ class ColumnChunkWriter::Impl {
   Status FlushPage();
   // The page's value bytes in its encoding, in `encoded_` or pointing at `values_`.
   Result<std::span<const uint8_t>> EncodePageValues(Encoding* encoding);
-  Status AppendPage(PageHeader header, std::span<const uint8_t> levels, std::span<const uint8_t> values,
-                    int64_t uncompressed_values_size, bool compress_levels);
   Status BuildDictionaryPage();
   Status BuildBloomFilter();
   void ResetChunk();
@@ -129,7 +123,7 @@ class ColumnChunkWriter::Impl {
   const ColumnWriteOptions& options_;
   MemoryPool* pool_;
   bool v1_;
-  std::unique_ptr<codec::Codec> codec_;
+  PageWriter pages_;  // compression, checksums, page headers
   PhysicalValueGatherer gatherer_;
   std::unique_ptr<DictionaryEncoder> dictionary_;
   bool dictionary_active_ = false;  // pages are dictionary-encoded (no fallback yet in this chunk)
@@ -141,8 +135,6 @@ class ColumnChunkWriter::Impl {
   RleBitPackedEncoder index_encoder_;
   ResizableBuffer values_;   // the page's values: PLAIN bytes, boolean bits, or int32 indices
   ResizableBuffer encoded_;  // values in a non-PLAIN encoding
-  ResizableBuffer body_;     // v1 levels + values, before compression
-  ResizableBuffer compressed_;
   ResizableBuffer def_bytes_;
   ResizableBuffer rep_bytes_;
   // The page's definition levels as validity bits (bitmap_levels_): encoded straight from the
@@ -154,7 +146,7 @@ class ColumnChunkWriter::Impl {
   // ahead, and a doubling buffer would hold up to twice the row group.
   BlockBuffer chunk_;
   // The finished chunk's dictionary page: its header, and its body in dictionary_scratch_ or
-  // compressed_ (no page is compressed between FinishChunk and WriteChunk).
+  // the page writer's output (no page is compressed between FinishChunk and WriteChunk).
   std::string dictionary_header_;
   std::span<const uint8_t> dictionary_body_;
   ResizableBuffer dictionary_scratch_;
@@ -167,7 +159,6 @@ class ColumnChunkWriter::Impl {
   ResizableBuffer hashes_;  // Bloom filter hashes of values not in the dictionary
   ResizableBuffer bloom_bytes_;
   std::unique_ptr<BloomFilter> bloom_;
-  std::string header_bytes_;
 
   StatisticsCollector page_stats_;
   StatisticsCollector chunk_stats_;
@@ -529,46 +520,6 @@ Result<std::span<const uint8_t>> ColumnChunkWriter::Impl::EncodePageValues(Encod
   }
 }
 
-Status ColumnChunkWriter::Impl::AppendPage(PageHeader header, std::span<const uint8_t> levels,
-                                           std::span<const uint8_t> values, int64_t uncompressed_values_size,
-                                           bool compress_levels) {
-  // `levels` precede `values` in the page; with compress_levels (v1) both are compressed as one.
-  std::span<const uint8_t> stored_levels = levels;
-  std::span<const uint8_t> stored_values = values;
-  const int64_t uncompressed = static_cast<int64_t>(levels.size()) + uncompressed_values_size;
-  if (codec_ != nullptr) {
-    std::span<const uint8_t> input = values;
-    if (compress_levels && !levels.empty()) {
-      body_.Clear();
-      STRATA_RETURN_NOT_OK(body_.Reserve(static_cast<int64_t>(levels.size() + values.size())));
-      body_.UnsafeAppend(levels.data(), static_cast<int64_t>(levels.size()));
-      body_.UnsafeAppend(values.data(), static_cast<int64_t>(values.size()));
-      input = body_.span();
-      stored_levels = {};
-    }
-    STRATA_RETURN_NOT_OK(codec_->Compress(input, &compressed_));
-    stored_values = compressed_.span();
-  }
-  const int64_t stored = static_cast<int64_t>(stored_levels.size() + stored_values.size());
-  if (stored > std::numeric_limits<int32_t>::max() || uncompressed > std::numeric_limits<int32_t>::max()) {
-    return Status::LimitExceeded("column '{}': a page of {} bytes passes Parquet's 2 GiB page limit",
-                                 column_.dotted_path, std::max(stored, uncompressed));
-  }
-  header.uncompressed_page_size = CheckedInt32(uncompressed);
-  header.compressed_page_size = CheckedInt32(stored);
-  if (file_.page_checksums) {
-    header.crc = static_cast<int32_t>(codec::Crc32(stored_values, codec::Crc32(stored_levels)));
-  }
-  header_bytes_.clear();
-  SerializePageHeader(header, &header_bytes_);
-  const auto header_size = static_cast<int64_t>(header_bytes_.size());
-  STRATA_RETURN_NOT_OK(chunk_.Append(header_bytes_.data(), header_size));
-  STRATA_RETURN_NOT_OK(chunk_.Append(stored_levels.data(), static_cast<int64_t>(stored_levels.size())));
-  STRATA_RETURN_NOT_OK(chunk_.Append(stored_values.data(), static_cast<int64_t>(stored_values.size())));
-  uncompressed_bytes_ += header_size + uncompressed;
-  return Status::OK();
-}
-
 Status ColumnChunkWriter::Impl::FlushPage() {
   if (page_levels_ == 0) return Status::OK();
   Encoding encoding;
@@ -600,7 +551,8 @@ Status ColumnChunkWriter::Impl::FlushPage() {
     page.definition_level_encoding = Encoding::kRle;
     page.repetition_level_encoding = Encoding::kRle;
     header.data_page_header = page;
-    STRATA_RETURN_NOT_OK(AppendPage(std::move(header), levels, values, static_cast<int64_t>(values.size()), true));
+    STRATA_ASSIGN_OR_RETURN(const int64_t bytes, pages_.AppendDataPage(std::move(header), levels, values, true, &chunk_));
+    uncompressed_bytes_ += bytes;
   } else {
     header.type = PageType::kDataPageV2;
     DataPageHeaderV2 page;
@@ -611,9 +563,10 @@ Status ColumnChunkWriter::Impl::FlushPage() {
     page.definition_levels_byte_length = CheckedInt32(def_bytes_.size());
     page.repetition_levels_byte_length =
         CheckedInt32(static_cast<int64_t>(levels.size()) - def_bytes_.size());
-    page.is_compressed = codec_ != nullptr;
+    page.is_compressed = pages_.compresses();
     header.data_page_header_v2 = page;
-    STRATA_RETURN_NOT_OK(AppendPage(std::move(header), levels, values, static_cast<int64_t>(values.size()), false));
+    STRATA_ASSIGN_OR_RETURN(const int64_t bytes, pages_.AppendDataPage(std::move(header), levels, values, false, &chunk_));
+    uncompressed_bytes_ += bytes;
   }
   const PageType type = v1_ ? PageType::kDataPage : PageType::kDataPageV2;
   bool counted = false;
@@ -665,22 +618,9 @@ Status ColumnChunkWriter::Impl::BuildDictionaryPage() {
   dictionary_entries_ = dictionary_->num_entries();
   // The body stays where it was made (the PLAIN entries, or the codec's output buffer) until
   // WriteChunk writes it: no copy into a page buffer of its own.
-  dictionary_body_ = dictionary_scratch_.span();
-  if (codec_ != nullptr) {
-    STRATA_RETURN_NOT_OK(codec_->Compress(dictionary_body_, &compressed_));
-    dictionary_body_ = compressed_.span();
-  }
-  PageHeader header;
-  header.type = PageType::kDictionaryPage;
-  header.uncompressed_page_size = CheckedInt32(dictionary_scratch_.size());
-  header.compressed_page_size = CheckedInt32(static_cast<int64_t>(dictionary_body_.size()));
-  if (file_.page_checksums) header.crc = static_cast<int32_t>(codec::Crc32(dictionary_body_));
-  DictionaryPageHeader dictionary;
-  dictionary.num_values = CheckedInt32(dictionary_entries_);
-  dictionary.encoding = Encoding::kPlain;
-  header.dictionary_page_header = dictionary;
-  SerializePageHeader(header, &dictionary_header_);
-  dictionary_page_uncompressed_ = static_cast<int64_t>(dictionary_header_.size()) + dictionary_scratch_.size();
+  STRATA_ASSIGN_OR_RETURN(dictionary_page_uncompressed_,
+                          pages_.MakeDictionaryPage(dictionary_scratch_.span(), dictionary_entries_,
+                                                    &dictionary_header_, &dictionary_body_));
   return Status::OK();
 }
 

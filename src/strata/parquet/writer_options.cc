@@ -80,15 +80,17 @@ const ColumnWriteOptions& WriterOptions::ForColumn(const std::string& dotted_pat
   const ColumnWriteOptions* best = &columns;
   size_t best_length = 0;
   for (const auto& [path, options] : column_overrides) {
-    const bool matches = dotted_path == path ||
-                         (dotted_path.size() > path.size() && dotted_path.compare(0, path.size(), path) == 0 &&
-                          dotted_path[path.size()] == '.');
-    if (matches && path.size() >= best_length) {
+    if (PathCovers(path, dotted_path) && path.size() >= best_length) {
       best = &options;
       best_length = path.size();
     }
   }
   return *best;
+}
+
+bool PathCovers(const std::string& prefix, const std::string& dotted_path) {
+  return dotted_path == prefix || (dotted_path.size() > prefix.size() &&
+                                   dotted_path.compare(0, prefix.size(), prefix) == 0 && dotted_path[prefix.size()] == '.');
 }
 
 std::string DefaultCreatedBy() { return fmt::format("strata version {}", STRATA_VERSION); }

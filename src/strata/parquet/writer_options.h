@@ -96,6 +96,10 @@ struct WriterOptions {
   const ColumnWriteOptions& ForColumn(const std::string& dotted_path) const;
 };
 
+// Whether the override key `prefix` covers the leaf at `dotted_path`: the same path, or a prefix
+// of it ending at a field boundary ("a" covers "a.b", not "ab").
+bool PathCovers(const std::string& prefix, const std::string& dotted_path);
+
 // "strata version 0.1.0".
 std::string DefaultCreatedBy();
 

@@ -1,5 +1,6 @@
 #include "strata/parquet/writer_schema.h"
 
+#include <algorithm>
 #include <cmath>
 #include <charconv>
 
@@ -339,15 +340,9 @@ Result<WriterSchema> MakeWriterSchema(std::shared_ptr<Schema> schema, const Writ
   out.field_first_column.push_back(static_cast<int>(out.columns.size()));
   if (out.columns.empty()) return Status::Invalid("a Parquet file needs at least one column");
   for (const auto& [override_path, unused] : options.column_overrides) {
-    bool found = false;
-    for (const WriterColumn& column : out.columns) {
-      const std::string& p = column.dotted_path;
-      if (p == override_path || (p.size() > override_path.size() && p.compare(0, override_path.size(), override_path) == 0 &&
-                                 p[override_path.size()] == '.')) {
-        found = true;
-        break;
-      }
-    }
+    const bool found = std::any_of(out.columns.begin(), out.columns.end(), [&](const WriterColumn& column) {
+      return PathCovers(override_path, column.dotted_path);
+    });
     if (!found) return Status::Invalid("column option for '{}': no such column", override_path);
   }
   return out;

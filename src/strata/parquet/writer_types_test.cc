@@ -78,9 +78,13 @@ TEST(WriterSchemaTest, EveryLeafTypeMapsToItsParquetForm) {
     const SchemaElement& e = mapped->elements[1];
     EXPECT_EQ(e.type, c.physical) << c.type->ToString();
     EXPECT_EQ(e.logical_type.has_value(), c.logical.has_value()) << c.type->ToString();
-    if (c.logical && e.logical_type) EXPECT_EQ(e.logical_type->kind, *c.logical) << c.type->ToString();
+    if (c.logical && e.logical_type) {
+      EXPECT_EQ(e.logical_type->kind, *c.logical) << c.type->ToString();
+    }
     EXPECT_EQ(e.converted_type, c.converted) << c.type->ToString();
-    if (c.type_length > 0) EXPECT_EQ(e.type_length, c.type_length) << c.type->ToString();
+    if (c.type_length > 0) {
+      EXPECT_EQ(e.type_length, c.type_length) << c.type->ToString();
+    }
     EXPECT_EQ(e.repetition_type, FieldRepetitionType::kOptional);
   }
   // Time zones set isAdjustedToUTC; integers carry width and sign.
