@@ -69,7 +69,8 @@ class ColumnChunkWriter::Impl {
       STRATA_ASSIGN_OR_RETURN(dictionary_, DictionaryEncoder::Make(pool_, width));
     }
     dictionary_active_ = dictionary_ != nullptr;
-    // A top-level optional leaf: its definition levels are its validity bits.
+    // A top-level optional leaf: its definition levels are its validity bits (the file
+    // writer's LevelBuilder leaves them unmaterialised: set_flat_levels_from_validity).
     bitmap_levels_ = column_.path.size() == 1 && column_.max_definition_level == 1 &&
                      column_.max_repetition_level == 0 && column_.conversion != PhysicalConversion::kNull;
     page_def_histogram_.assign(static_cast<size_t>(column_.max_definition_level) + 1, 0);

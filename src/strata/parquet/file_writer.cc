@@ -61,6 +61,8 @@ Status FileWriter::Init(std::shared_ptr<Schema> schema) {
       return Status::Invalid("field '{}': the level builder and the schema disagree on its leaves",
                              schema_.schema->field(i)->name());
     }
+    // The column writer encodes a top-level optional leaf's levels from its validity bitmap.
+    builder->set_flat_levels_from_validity(true);
     level_builders_.push_back(std::move(builder));
   }
   for (const WriterColumn& column : schema_.columns) {

@@ -226,6 +226,10 @@ Status LevelBuilder::BuildFlat(const ArrayData& array) {
     }
     return Status::OK();
   }
+  if (flat_levels_from_validity_ && !all_null) {
+    leaf.def_levels = nullptr;  // the caller reads the levels from the validity bitmap
+    return Status::OK();
+  }
   STRATA_RETURN_NOT_OK(ReserveSlots(root.def, array.length, sizeof(int16_t)));
   int16_t* def = root.def.mutable_data_as<int16_t>();
   if (nulls == 0) {

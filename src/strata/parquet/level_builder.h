@@ -54,6 +54,11 @@ class LevelBuilder {
 
   int num_leaves() const { return static_cast<int>(leaves_.size()); }
 
+  // For a top-level nullable field that is a leaf: leave ShreddedLeaf::def_levels null, as
+  // the levels are the values' validity bits and a caller that encodes them from the bitmap
+  // (the column writer does) would only throw the int16 copy away.
+  void set_flat_levels_from_validity(bool on) { flat_levels_from_validity_ = on; }
+
   // Computes every leaf's levels for `array` (length = rows of this batch; may be a slice
   // with an offset). Invalid when the array's type does not match the field, when a
   // non-nullable node has nulls at written positions, or a map key is null (naming the
@@ -87,6 +92,7 @@ class LevelBuilder {
   void CollectRanges(Node& node, ShreddedLeaf& leaf);
 
   MemoryPool* pool_;
+  bool flat_levels_from_validity_ = false;
   std::vector<std::unique_ptr<Node>> nodes_;  // nodes_[0] is the field
   std::vector<ShreddedLeaf> leaves_;
   std::vector<std::vector<std::pair<int64_t, int64_t>>> leaf_ranges_;
