@@ -1,0 +1,437 @@
+#include "strata/csv/reader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_set>
+
+#include "strata/codec/decompressing_input_stream.h"
+#include "strata/csv/column_converter.h"
+#include "strata/csv/sniffer.h"
+#include "strata/csv/type_inference.h"
+#include "strata/exec/task_group.h"
+#include "strata/exec/thread_pool.h"
+
+namespace strata::csv {
+
+struct CsvReader::Block {
+  explicit Block(MemoryPool* pool) : rows(pool) {}
+  ParsedRows rows;
+  BlockParseResult result;
+  int64_t start = 0;  // row start in the window
+  int64_t stop = 0;   // the next block's start (the window's size for the last block)
+  int64_t line = 0;
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+};
+
+Status CsvReadOptions::Validate() const {
+  STRATA_RETURN_NOT_OK(read.Validate());
+  STRATA_RETURN_NOT_OK(parse.Validate());
+  return convert.Validate();
+}
+
+CsvReader::CsvReader(std::unique_ptr<InputStream> input, const CsvReadOptions& options, MemoryPool* pool)
+    : input_(std::move(input)), options_(options), pool_(pool), window_(std::make_shared<ResizableBuffer>(pool)) {}
+
+CsvReader::~CsvReader() = default;
+
+Result<std::unique_ptr<CsvReader>> CsvReader::Open(std::unique_ptr<InputStream> input, const CsvReadOptions& options,
+                                                   MemoryPool* pool) {
+  STRATA_RETURN_NOT_OK(options.Validate());
+  if (options.read.infer_whole_file) {
+    return Status::Invalid("'{}': infer_whole_file needs an input that can be read twice (open it by path)",
+                           input->name());
+  }
+  std::unique_ptr<CsvReader> reader(new CsvReader(std::move(input), options, pool));
+  STRATA_RETURN_NOT_OK(reader->Start(nullptr));
+  return reader;
+}
+
+Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, const CsvReadOptions& options,
+                                                   MemoryPool* pool) {
+  STRATA_RETURN_NOT_OK(options.Validate());
+  if (options.read.infer_whole_file && path == "-") {
+    return Status::Invalid("infer_whole_file needs a file: standard input cannot be read twice");
+  }
+  STRATA_ASSIGN_OR_RETURN(auto input, codec::OpenInputStream(path, pool));
+  std::unique_ptr<CsvReader> reader(new CsvReader(std::move(input), options, pool));
+  if (!options.read.infer_whole_file) {
+    STRATA_RETURN_NOT_OK(reader->Start(nullptr));
+    return reader;
+  }
+  // First pass: the types of every row; the second reader keeps the first's dialect and
+  // header decision so both passes read the same rows.
+  std::vector<TypePtr> types;
+  STRATA_RETURN_NOT_OK(reader->Start(&types));
+  STRATA_RETURN_NOT_OK(reader->InferAllTypes(&types));
+  CsvReadOptions second = options;
+  second.parse.delimiter = reader->dialect_.delimiter;
+  second.parse.quote = reader->dialect_.quoting ? reader->dialect_.quote : '\0';
+  second.parse.escape = reader->dialect_.escaping ? reader->dialect_.escape : '\0';
+  second.parse.header = reader->has_header_;
+  STRATA_ASSIGN_OR_RETURN(auto input2, codec::OpenInputStream(path, pool));
+  std::unique_ptr<CsvReader> final_reader(new CsvReader(std::move(input2), second, pool));
+  STRATA_RETURN_NOT_OK(final_reader->Start(&types));
+  return final_reader;
+}
+
+Status CsvReader::FillWindow(int64_t bytes) {
+  if (window_->capacity() < bytes) STRATA_RETURN_NOT_OK(window_->Reserve(bytes));
+  while (!eof_ && window_size_ < bytes) {
+    STRATA_ASSIGN_OR_RETURN(const int64_t n,
+                            input_->Read({window_->mutable_data() + window_size_, static_cast<size_t>(bytes - window_size_)}));
+    if (n == 0) eof_ = true;
+    window_size_ += n;
+  }
+  window_->set_size(window_size_);
+  return Status::OK();
+}
+
+// Drops the first `bytes` of the window (they have been parsed).
+static void DropFront(ResizableBuffer* window, int64_t* window_size, int64_t bytes) {
+  if (bytes > 0 && bytes < *window_size) {
+    std::memmove(window->mutable_data(), window->data() + bytes, static_cast<size_t>(*window_size - bytes));
+  }
+  *window_size -= std::min(bytes, *window_size);
+  window->set_size(*window_size);
+}
+
+Status CsvReader::SkipLeadingLines() {
+  for (int64_t skipped = 0; skipped < options_.parse.skip_rows;) {
+    const char* data = reinterpret_cast<const char*>(window_->data());
+    int64_t at = 0;
+    while (at < window_size_ && data[at] != '\n' && data[at] != '\r') ++at;
+    if (at == window_size_) {
+      if (eof_) {
+        DropFront(window_.get(), &window_size_, window_size_);
+        return Status::OK();
+      }
+      STRATA_RETURN_NOT_OK(FillWindow(window_size_ * 2 + options_.read.block_bytes));
+      continue;
+    }
+    if (data[at] == '\r' && at + 1 == window_size_ && !eof_) {  // a CRLF may straddle the read
+      STRATA_RETURN_NOT_OK(FillWindow(window_size_ + options_.read.block_bytes));
+      continue;
+    }
+    at += (data[at] == '\r' && at + 1 < window_size_ && data[at + 1] == '\n') ? 2 : 1;
+    DropFront(window_.get(), &window_size_, at);
+    ++window_line_;
+    ++skipped;
+  }
+  return Status::OK();
+}
+
+namespace {
+
+// Header names made usable: empty ones become f<i>, repeated ones get _2, _3, ...
+std::vector<std::string> UniqueNames(std::vector<std::string> names) {
+  std::unordered_set<std::string> seen;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i].empty()) names[i] = "f" + std::to_string(i);
+    std::string name = names[i];
+    for (int k = 2; seen.count(name) != 0; ++k) name = names[i] + "_" + std::to_string(k);
+    names[i] = name;
+    seen.insert(name);
+  }
+  return names;
+}
+
+// The types of every column of `rows` (utf8 for columns with no value yet).
+std::vector<TypePtr> TypesOf(const std::vector<ColumnTypeInferrer>& inferrers) {
+  std::vector<TypePtr> out;
+  for (const auto& inferrer : inferrers) out.push_back(inferrer.type());
+  return out;
+}
+
+std::vector<ColumnTypeInferrer> MakeInferrers(const ConvertOptions& options, int columns) {
+  std::vector<ColumnTypeInferrer> out;
+  out.reserve(static_cast<size_t>(columns));
+  for (int c = 0; c < columns; ++c) out.emplace_back(options);
+  return out;
+}
+
+}  // namespace
+
+Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_types) {
+  const int64_t sample_bytes = options_.read.sample_bytes;
+  ParsedRows first_row(pool_);
+  ParsedRows sample(pool_);
+  BlockParseResult first_result, sample_result;
+  // The first row, then the sample's other complete rows; a row longer than what has been
+  // read makes the window grow (up to max_row_bytes, which the parser enforces).
+  while (true) {
+    first_row.Clear(-1);
+    const std::string_view data(reinterpret_cast<const char*>(window_->data()), static_cast<size_t>(window_size_));
+    STRATA_RETURN_NOT_OK(parser_->Parse(data, window_size_, eof_, window_line_, 1, &first_row, &first_result));
+    if (first_row.num_rows() == 1 || eof_) break;
+    STRATA_RETURN_NOT_OK(FillWindow(window_size_ * 2 + options_.read.block_bytes));
+  }
+  if (first_row.num_rows() == 0) {  // nothing but blank lines or comments
+    DropFront(window_.get(), &window_size_, window_size_);
+    std::vector<FieldPtr> fields;
+    for (const auto& name : options_.parse.column_names) fields.push_back(field(name, utf8()));
+    schema_ = strata::schema(std::move(fields));
+    done_ = true;
+    return Status::OK();
+  }
+  const int columns = first_row.num_columns();
+  const std::string_view data(reinterpret_cast<const char*>(window_->data()), static_cast<size_t>(window_size_));
+  const std::string_view rest = data.substr(static_cast<size_t>(first_result.consumed));
+  sample.Clear(columns);
+  STRATA_RETURN_NOT_OK(parser_->Parse(rest, std::min<int64_t>(sample_bytes, static_cast<int64_t>(rest.size())), eof_,
+                                      window_line_ + first_result.lines, INT64_MAX, &sample, &sample_result));
+  skipped_rows_ += sample_result.skipped_rows;
+  skipped_examples_ = sample_result.skipped_examples;
+
+  auto sample_inferrers = MakeInferrers(options_.convert, columns);
+  for (int c = 0; c < columns; ++c) sample_inferrers[static_cast<size_t>(c)].Observe(sample, c);
+  if (options_.parse.header) {
+    has_header_ = *options_.parse.header;
+  } else {
+    // A header is a first row that does not fit the types of the rows below it; when every
+    // column is text (nothing to tell by), a first row is taken as a header.
+    has_header_ = true;
+    if (sample.num_rows() > 0) {
+      bool all_text = true, first_row_fits = true;
+      for (int c = 0; c < columns; ++c) {
+        const TypePtr below = sample_inferrers[static_cast<size_t>(c)].type();
+        if (below->id() == TypeId::kString || below->id() == TypeId::kNull || below->id() == TypeId::kBinary) continue;
+        all_text = false;
+        ColumnTypeInferrer with_first(options_.convert);
+        with_first.Observe(first_row, c);
+        with_first.Observe(sample, c);
+        if (!with_first.type()->Equals(below)) first_row_fits = false;
+      }
+      has_header_ = all_text || !first_row_fits;
+    }
+  }
+  if (!has_header_) {
+    for (int c = 0; c < columns; ++c) sample_inferrers[static_cast<size_t>(c)].Observe(first_row, c);
+  }
+
+  // Names: given, else the header's, else f0, f1, ...
+  std::vector<std::string> names;
+  if (!options_.parse.column_names.empty()) {
+    if (static_cast<int>(options_.parse.column_names.size()) != columns) {
+      return Status::Invalid("'{}': {} column names given, but line {} has {} fields", input_->name(),
+                             options_.parse.column_names.size(), window_line_, columns);
+    }
+    names = options_.parse.column_names;
+  } else {
+    for (int c = 0; c < columns; ++c) names.push_back(has_header_ ? std::string(first_row.Field(0, c)) : "");
+  }
+  names = UniqueNames(std::move(names));
+
+  // Types: given (whole schema by position, or by name), else inferred.
+  const ConvertOptions& convert = options_.convert;
+  if (convert.schema && convert.schema->num_fields() != columns) {
+    return Status::Invalid("'{}': the schema given has {} fields, the input {} columns", input_->name(),
+                           convert.schema->num_fields(), columns);
+  }
+  std::vector<FieldPtr> fields;
+  inferred_.assign(static_cast<size_t>(columns), false);
+  for (const auto& [name, type] : convert.column_types) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      return Status::Invalid("'{}' has no column '{}' (a type was given for it)", input_->name(), name);
+    }
+  }
+  for (int c = 0; c < columns; ++c) {
+    TypePtr type;
+    std::string name = names[static_cast<size_t>(c)];
+    if (convert.schema) {
+      type = convert.schema->field(c)->type();
+      if (options_.parse.column_names.empty() && !has_header_) name = convert.schema->field(c)->name();
+    }
+    for (const auto& [given_name, given_type] : convert.column_types) {
+      if (given_name == name) type = given_type;
+    }
+    if (!type) {
+      type = whole_file_types != nullptr && !whole_file_types->empty() ? (*whole_file_types)[static_cast<size_t>(c)]
+                                                                      : sample_inferrers[static_cast<size_t>(c)].type();
+      // A column with no value in the sample is read as text: whatever comes later fits.
+      if (type->id() == TypeId::kNull) type = utf8();
+      inferred_[static_cast<size_t>(c)] = true;
+    }
+    fields.push_back(field(name, type));
+  }
+  schema_ = strata::schema(std::move(fields));
+
+  if (whole_file_types != nullptr && whole_file_types->empty()) {
+    // The first pass of infer_whole_file: keep observing, convert nothing.
+    inferrers_ = std::move(sample_inferrers);
+  } else {
+    std::vector<std::shared_ptr<RecordBatch>> batches;
+    if (!has_header_) STRATA_RETURN_NOT_OK(Convert(first_row, &batches));
+    STRATA_RETURN_NOT_OK(Convert(sample, &batches));
+    for (auto& batch : batches) ready_.push_back(std::move(batch));
+  }
+  window_line_ += first_result.lines + sample_result.lines;
+  DropFront(window_.get(), &window_size_, first_result.consumed + sample_result.consumed);
+  return Status::OK();
+}
+
+Status CsvReader::Start(const std::vector<TypePtr>* whole_file_types) {
+  if (options_.read.threads != 1) {
+    cpu_pool_ = exec::DefaultThreadPool();
+    if (cpu_pool_ != nullptr) threads_ = options_.read.threads == 0 ? cpu_pool_->num_threads() : options_.read.threads;
+    if (threads_ <= 1) cpu_pool_ = nullptr;
+  }
+  STRATA_RETURN_NOT_OK(FillWindow(options_.read.sample_bytes));
+  // A UTF-8 byte order mark is not part of the first field.
+  if (window_size_ >= 3 && std::memcmp(window_->data(), "\xEF\xBB\xBF", 3) == 0) {
+    DropFront(window_.get(), &window_size_, 3);
+  }
+  STRATA_RETURN_NOT_OK(SkipLeadingLines());
+  const std::string_view sample(reinterpret_cast<const char*>(window_->data()),
+                                static_cast<size_t>(std::min(window_size_, options_.read.sample_bytes)));
+  STRATA_ASSIGN_OR_RETURN(dialect_, DetectDialect(sample, options_.parse, pool_));
+  parser_ = std::make_unique<BlockParser>(dialect_, options_.parse.ragged_rows, options_.parse.max_row_bytes,
+                                          input_->name());
+  splitter_ = std::make_unique<BlockSplitter>(dialect_);
+  return ReadHeaderAndSample(whole_file_types);
+}
+
+Status CsvReader::Convert(const ParsedRows& rows, std::vector<std::shared_ptr<RecordBatch>>* out) const {
+  const int64_t num_rows = rows.num_rows();
+  if (num_rows == 0) return Status::OK();
+  std::vector<Array> columns;
+  columns.reserve(static_cast<size_t>(schema_->num_fields()));
+  for (int c = 0; c < schema_->num_fields(); ++c) {
+    const FieldPtr& f = schema_->field(c);
+    ColumnContext context{input_->name(), f->name(), c, inferred_[static_cast<size_t>(c)], options_.read.sample_bytes};
+    STRATA_ASSIGN_OR_RETURN(Array array, ConvertColumn(rows, c, f->type(), options_.convert, context, pool_));
+    columns.push_back(std::move(array));
+  }
+  auto batch = std::make_shared<RecordBatch>(schema_, num_rows, std::move(columns));
+  const int64_t batch_rows = options_.read.batch_rows;
+  if (num_rows <= batch_rows) {
+    out->push_back(std::move(batch));
+    return Status::OK();
+  }
+  for (int64_t offset = 0; offset < num_rows; offset += batch_rows) {
+    out->push_back(batch->Slice(offset, std::min(batch_rows, num_rows - offset)));
+  }
+  return Status::OK();
+}
+
+Result<bool> CsvReader::ParseNextWindow() {
+  if (done_) return false;
+  const int64_t block_bytes = options_.read.block_bytes;
+  // Two blocks per thread keep the threads busy when blocks differ in cost.
+  int64_t target = std::max<int64_t>(2 * threads_ * block_bytes, window_size_ + block_bytes);
+  while (true) {
+    STRATA_RETURN_NOT_OK(FillWindow(target));
+    if (window_size_ == 0 && eof_) {
+      done_ = true;
+      return false;
+    }
+    const std::string_view data(reinterpret_cast<const char*>(window_->data()), static_cast<size_t>(window_size_));
+    const std::vector<int64_t> candidates =
+        threads_ > 1 ? splitter_->CandidateBoundaries(data, block_bytes) : std::vector<int64_t>{};
+    std::vector<ChunkScan> scans(candidates.size());
+    {
+      exec::TaskGroup group(cpu_pool_, threads_);
+      for (size_t k = 0; k < candidates.size(); ++k) {
+        group.Submit([&, k]() {
+          scans[k] = splitter_->ScanChunk(data, k == 0 ? 0 : candidates[k - 1], candidates[k]);
+          return Status::OK();
+        });
+      }
+      STRATA_RETURN_NOT_OK(group.Wait());
+    }
+    const std::vector<BlockStart> starts = splitter_->ResolveBlockStarts(data, candidates, scans, window_line_);
+    while (blocks_.size() < starts.size()) blocks_.push_back(std::make_unique<Block>(pool_));
+    const int columns = schema_->num_fields();
+    {
+      exec::TaskGroup group(cpu_pool_, threads_);
+      for (size_t b = 0; b < starts.size(); ++b) {
+        Block* block = blocks_[b].get();
+        block->start = starts[b].offset;
+        block->stop = b + 1 < starts.size() ? starts[b + 1].offset : window_size_;
+        block->line = starts[b].line;
+        block->batches.clear();
+        group.Submit([this, block, data, columns]() {
+          block->rows.Clear(columns);
+          STRATA_RETURN_NOT_OK(parser_->Parse(data.substr(static_cast<size_t>(block->start)), block->stop - block->start,
+                                              eof_, block->line, INT64_MAX, &block->rows, &block->result));
+          if (inferrers_.empty()) return Convert(block->rows, &block->batches);
+          return Status::OK();
+        });
+      }
+      STRATA_RETURN_NOT_OK(group.Wait());
+    }
+    const size_t last = starts.size() - 1;
+    for (size_t b = 0; b < last; ++b) {
+      const Block& block = *blocks_[b];
+      if (block.result.consumed != block.stop - block.start) {
+        return Status::Corrupt("'{}' line {}: a block boundary was misplaced (parsed {} of {} bytes); please report",
+                               input_->name(), block.line, block.result.consumed, block.stop - block.start);
+      }
+    }
+    const Block& tail = *blocks_[last];
+    const int64_t consumed = tail.start + tail.result.consumed;
+    if (consumed == 0 && !eof_) {  // a row longer than the window: read more of it
+      target = window_size_ * 2;
+      continue;
+    }
+    if (eof_ && consumed != window_size_) {
+      return Status::Corrupt("'{}' line {}: {} bytes at the end were not parsed; please report", input_->name(),
+                             tail.line, window_size_ - consumed);
+    }
+    for (size_t b = 0; b <= last; ++b) {
+      Block& block = *blocks_[b];
+      skipped_rows_ += block.result.skipped_rows;
+      for (const auto& example : block.result.skipped_examples) {
+        if (skipped_examples_.size() < 10) skipped_examples_.push_back(example);
+      }
+      if (!inferrers_.empty()) {
+        for (int c = 0; c < columns; ++c) inferrers_[static_cast<size_t>(c)].Observe(block.rows, c);
+      }
+      for (auto& batch : block.batches) ready_.push_back(std::move(batch));
+      block.batches.clear();
+    }
+    window_line_ = tail.line + tail.result.lines;
+    DropFront(window_.get(), &window_size_, consumed);
+    if (eof_ && window_size_ == 0) done_ = true;
+    return true;
+  }
+}
+
+Result<std::shared_ptr<RecordBatch>> CsvReader::Next() {
+  while (ready_.empty()) {
+    STRATA_ASSIGN_OR_RETURN(const bool more, ParseNextWindow());
+    if (!more) return std::shared_ptr<RecordBatch>();
+  }
+  auto batch = std::move(ready_.front());
+  ready_.pop_front();
+  return batch;
+}
+
+Result<std::shared_ptr<Table>> CsvReader::ReadAll() {
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  while (true) {
+    STRATA_ASSIGN_OR_RETURN(auto batch, Next());
+    if (!batch) break;
+    batches.push_back(std::move(batch));
+  }
+  return Table::FromRecordBatches(schema_, batches);
+}
+
+Status CsvReader::InferAllTypes(std::vector<TypePtr>* types) {
+  while (true) {
+    STRATA_ASSIGN_OR_RETURN(const bool more, ParseNextWindow());
+    if (!more) break;
+  }
+  *types = TypesOf(inferrers_);
+  for (auto& type : *types) {
+    if (type->id() == TypeId::kNull) type = utf8();
+  }
+  return Status::OK();
+}
+
+int64_t CsvReader::memory_size() const {
+  int64_t total = window_->capacity() + input_->memory_size();
+  for (const auto& block : blocks_) total += block->rows.memory_size();
+  return total;
+}
+
+}  // namespace strata::csv

@@ -1,0 +1,120 @@
+// CsvReader: CSV (or TSV, .csv.gz, .csv.zst) as a stream of record batches. Open() reads a
+// sample, detects what the options leave open (dialect, header, column types) and keeps the
+// sample's rows as the first batches; Next() then reads the input a window at a time, splits
+// each window into blocks at true row starts (block_splitter.h), parses and converts the
+// blocks on the process's thread pool and hands the batches back in input order.
+//
+// Memory is bounded by the window (threads x 2 blocks of ReadOptions::block_bytes, or one
+// row when a row is longer) plus one block's parsed fields and converted arrays per block,
+// whatever the input's size. The window buffer and every block's parse buffers are kept and
+// reused: in steady state a batch allocates only its output arrays.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "strata/array/record_batch.h"
+#include "strata/array/table.h"
+#include "strata/csv/block_splitter.h"
+#include "strata/csv/parser.h"
+#include "strata/csv/read_options.h"
+#include "strata/csv/type_inference.h"
+#include "strata/io/input_stream.h"
+
+namespace strata::exec {
+class ThreadPool;
+}
+
+namespace strata::csv {
+
+struct CsvReadOptions {
+  ReadOptions read;
+  ParseOptions parse;
+  ConvertOptions convert;
+  Status Validate() const;
+};
+
+class CsvReader {
+ public:
+  ~CsvReader();
+  CsvReader(const CsvReader&) = delete;
+  CsvReader& operator=(const CsvReader&) = delete;
+
+  // Reads from `input` (not reopened, so infer_whole_file is refused). Buffers come from
+  // `pool`, which must outlive the reader.
+  static Result<std::unique_ptr<CsvReader>> Open(std::unique_ptr<InputStream> input, const CsvReadOptions& options,
+                                                 MemoryPool* pool);
+  // Opens `path` ("-" = standard input), decompressing .gz / .zst (by extension or magic
+  // bytes). With infer_whole_file the file is read once to infer the types, then again.
+  static Result<std::unique_ptr<CsvReader>> Open(const std::string& path, const CsvReadOptions& options,
+                                                 MemoryPool* pool);
+
+  // The next batch (at most batch_rows rows), or nullptr after the last. Errors name the
+  // input, the line and, for values, the column.
+  Result<std::shared_ptr<RecordBatch>> Next();
+  // Every remaining batch as one table.
+  Result<std::shared_ptr<Table>> ReadAll();
+
+  const SchemaPtr& schema() const { return schema_; }
+  const Dialect& dialect() const { return dialect_; }
+  bool has_header() const { return has_header_; }
+  // Rows skipped as ragged (RaggedRows::kSkip) so far, and the first few of them.
+  int64_t skipped_rows() const { return skipped_rows_; }
+  const std::vector<SkippedRow>& skipped_examples() const { return skipped_examples_; }
+  // Bytes of the underlying input consumed so far, and its size (-1 when unknown).
+  int64_t raw_bytes_read() const { return input_->raw_bytes_read(); }
+  int64_t raw_size() const { return input_->raw_size(); }
+  // Pool bytes held by the reader (window, parse buffers, decompressor), not counting
+  // batches already returned.
+  int64_t memory_size() const;
+
+ private:
+  struct Block;
+  CsvReader(std::unique_ptr<InputStream> input, const CsvReadOptions& options, MemoryPool* pool);
+
+  Status Start(const std::vector<TypePtr>* whole_file_types);
+  // Reads until the window holds `bytes` bytes or the input ends.
+  Status FillWindow(int64_t bytes);
+  Status SkipLeadingLines();
+  Status ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_types);
+  // Parses the next window into blocks_ (parallel); false when the input is exhausted.
+  Result<bool> ParseNextWindow();
+  // Converts a parsed block to batches of at most batch_rows rows.
+  Status ConvertBlock(Block* block);
+  Status Convert(const ParsedRows& rows, std::vector<std::shared_ptr<RecordBatch>>* out) const;
+  // Types from every row of the input (infer_whole_file).
+  Status InferAllTypes(std::vector<TypePtr>* types);
+
+  std::unique_ptr<InputStream> input_;
+  CsvReadOptions options_;
+  MemoryPool* pool_;
+  exec::ThreadPool* cpu_pool_ = nullptr;
+  int threads_ = 1;
+
+  Dialect dialect_;
+  std::unique_ptr<BlockParser> parser_;
+  std::unique_ptr<BlockSplitter> splitter_;
+  bool has_header_ = false;
+  SchemaPtr schema_;
+  std::vector<bool> inferred_;  // per column: the type was inferred, not given
+
+  // Input bytes not yet parsed: window_[0, window_size_), starting at a row start on
+  // window_line_.
+  std::shared_ptr<ResizableBuffer> window_;
+  int64_t window_size_ = 0;
+  int64_t window_line_ = 1;
+  bool eof_ = false;
+  bool done_ = false;
+
+  std::vector<std::unique_ptr<Block>> blocks_;  // reused window after window
+  // Set only in infer_whole_file's first pass: blocks are observed, not converted.
+  std::vector<ColumnTypeInferrer> inferrers_;
+  std::deque<std::shared_ptr<RecordBatch>> ready_;
+  int64_t skipped_rows_ = 0;
+  std::vector<SkippedRow> skipped_examples_;
+};
+
+}  // namespace strata::csv

@@ -1,0 +1,18 @@
+// Sniffer: fills in what ParseOptions leaves open (delimiter, quote, escape) from a sample of
+// the input, by parsing it in each candidate dialect and keeping the one whose rows agree on
+// their field count. Header detection, which needs the types, is in reader.cc.
+#pragma once
+
+#include <string_view>
+
+#include "strata/csv/parser.h"
+#include "strata/util/result.h"
+
+namespace strata::csv {
+
+// `sample` starts at a row start; its last line may be cut. Given options are kept as they
+// are. Candidates: delimiters , \t ; | ; quotes " and '; escape none or backslash. Ties go
+// to RFC 4180 (comma, double quote, no escape).
+Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& options, MemoryPool* pool);
+
+}  // namespace strata::csv
