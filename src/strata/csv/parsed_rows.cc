@@ -63,9 +63,11 @@ int64_t ParsedRows::fields_in_partial_row() const { return num_fields_ - num_row
 
 void ParsedRows::DiscardPartialRow() {
   const int64_t complete = num_rows_ * std::max(num_columns_, 0);
-  const uint32_t end = field_ends()[complete - 1];
+  // With no complete row, field_ends_ may not hold its leading 0 yet (nothing appended since
+  // Clear(), or a fresh buffer): a partial first field leaves only text bytes behind.
+  const uint32_t end = complete == 0 ? 0 : field_ends()[complete - 1];
   num_fields_ = complete;
-  field_ends_->set_size((complete + 1) * 4);
+  if (field_ends_->size() > 0) field_ends_->set_size((complete + 1) * 4);
   kinds_->set_size(complete);
   data_->set_size(end);
 }

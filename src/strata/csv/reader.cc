@@ -30,9 +30,16 @@ Status CsvReadOptions::Validate() const {
 }
 
 CsvReader::CsvReader(std::unique_ptr<InputStream> input, const CsvReadOptions& options, MemoryPool* pool)
-    : input_(std::move(input)), options_(options), pool_(pool), window_(std::make_shared<ResizableBuffer>(pool)) {}
+    : input_(std::move(input)), options_(options), pool_(pool), window_(std::make_shared<ResizableBuffer>(pool)) {
+  for (auto& window : windows_) window.buffer = std::make_shared<ResizableBuffer>(pool);
+}
 
-CsvReader::~CsvReader() = default;
+CsvReader::~CsvReader() {
+  // Tasks in flight refer to this reader's windows and blocks.
+  for (auto& window : windows_) {
+    if (window.in_flight) (void)window.group->Wait();
+  }
+}
 
 Result<std::unique_ptr<CsvReader>> CsvReader::Open(std::unique_ptr<InputStream> input, const CsvReadOptions& options,
                                                    MemoryPool* pool) {
@@ -170,7 +177,7 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
     std::vector<FieldPtr> fields;
     for (const auto& name : options_.parse.column_names) fields.push_back(field(name, utf8()));
     schema_ = strata::schema(std::move(fields));
-    done_ = true;
+    input_exhausted_ = true;
     return Status::OK();
   }
   const int columns = first_row.num_columns();
@@ -313,20 +320,37 @@ Status CsvReader::Convert(const ParsedRows& rows, std::vector<std::shared_ptr<Re
   return Status::OK();
 }
 
+// Two windows in flight: while the pool parses one, this thread reads and splits the next,
+// so reading (and decompressing) overlaps parsing. Window k+1 starts with the tail of window k
+// from its last true row start, so every block handed to the parser holds whole rows.
 Result<bool> CsvReader::ParseNextWindow() {
-  if (done_) return false;
+  while (true) {
+    if (!input_exhausted_ && in_flight_.size() < 2) {
+      STRATA_RETURN_NOT_OK(SubmitNextWindow());
+      continue;
+    }
+    if (in_flight_.empty()) return false;
+    const int slot = in_flight_.front();
+    in_flight_.pop_front();
+    STRATA_RETURN_NOT_OK(CollectWindow(&windows_[slot]));
+    return true;
+  }
+}
+
+Status CsvReader::SubmitNextWindow() {
   const int64_t block_bytes = options_.read.block_bytes;
   // Two blocks per thread keep the threads busy when blocks differ in cost.
   int64_t target = std::max<int64_t>(2 * threads_ * block_bytes, window_size_ + block_bytes);
+  std::vector<BlockStart> starts;
+  size_t parsed_blocks = 0;
   while (true) {
     STRATA_RETURN_NOT_OK(FillWindow(target));
     if (window_size_ == 0 && eof_) {
-      done_ = true;
-      return false;
+      input_exhausted_ = true;
+      return Status::OK();
     }
     const std::string_view data(reinterpret_cast<const char*>(window_->data()), static_cast<size_t>(window_size_));
-    const std::vector<int64_t> candidates =
-        threads_ > 1 ? splitter_->CandidateBoundaries(data, block_bytes) : std::vector<int64_t>{};
+    const std::vector<int64_t> candidates = splitter_->CandidateBoundaries(data, block_bytes);
     std::vector<ChunkScan> scans(candidates.size());
     {
       exec::TaskGroup group(cpu_pool_, threads_);
@@ -338,62 +362,77 @@ Result<bool> CsvReader::ParseNextWindow() {
       }
       STRATA_RETURN_NOT_OK(group.Wait());
     }
-    const std::vector<BlockStart> starts = splitter_->ResolveBlockStarts(data, candidates, scans, window_line_);
-    while (blocks_.size() < starts.size()) blocks_.push_back(std::make_unique<Block>(pool_));
-    const int columns = schema_->num_fields();
-    {
-      exec::TaskGroup group(cpu_pool_, threads_);
-      for (size_t b = 0; b < starts.size(); ++b) {
-        Block* block = blocks_[b].get();
-        block->start = starts[b].offset;
-        block->stop = b + 1 < starts.size() ? starts[b + 1].offset : window_size_;
-        block->line = starts[b].line;
-        block->batches.clear();
-        group.Submit([this, block, data, columns]() {
-          block->rows.Clear(columns);
-          STRATA_RETURN_NOT_OK(parser_->Parse(data.substr(static_cast<size_t>(block->start)), block->stop - block->start,
-                                              eof_, block->line, INT64_MAX, &block->rows, &block->result));
-          if (inferrers_.empty()) return Convert(block->rows, &block->batches);
-          return Status::OK();
-        });
-      }
-      STRATA_RETURN_NOT_OK(group.Wait());
+    starts = splitter_->ResolveBlockStarts(data, candidates, scans, window_line_);
+    // Until the input ends, the last block (from the last row start) waits for the next window.
+    parsed_blocks = eof_ ? starts.size() : starts.size() - 1;
+    if (parsed_blocks > 0) break;
+    if (window_size_ > options_.parse.max_row_bytes + block_bytes) {
+      return Status::LimitExceeded("'{}' line {}: a row longer than {} bytes (max_row_bytes; a quote never closed?)",
+                                   input_->name(), window_line_, options_.parse.max_row_bytes);
     }
-    const size_t last = starts.size() - 1;
-    for (size_t b = 0; b < last; ++b) {
-      const Block& block = *blocks_[b];
-      if (block.result.consumed != block.stop - block.start) {
-        return Status::Corrupt("'{}' line {}: a block boundary was misplaced (parsed {} of {} bytes); please report",
-                               input_->name(), block.line, block.result.consumed, block.stop - block.start);
-      }
-    }
-    const Block& tail = *blocks_[last];
-    const int64_t consumed = tail.start + tail.result.consumed;
-    if (consumed == 0 && !eof_) {  // a row longer than the window: read more of it
-      target = window_size_ * 2;
-      continue;
-    }
-    if (eof_ && consumed != window_size_) {
-      return Status::Corrupt("'{}' line {}: {} bytes at the end were not parsed; please report", input_->name(),
-                             tail.line, window_size_ - consumed);
-    }
-    for (size_t b = 0; b <= last; ++b) {
-      Block& block = *blocks_[b];
-      skipped_rows_ += block.result.skipped_rows;
-      for (const auto& example : block.result.skipped_examples) {
-        if (skipped_examples_.size() < 10) skipped_examples_.push_back(example);
-      }
-      if (!inferrers_.empty()) {
-        for (int c = 0; c < columns; ++c) inferrers_[static_cast<size_t>(c)].Observe(block.rows, c);
-      }
-      for (auto& batch : block.batches) ready_.push_back(std::move(batch));
-      block.batches.clear();
-    }
-    window_line_ = tail.line + tail.result.lines;
-    DropFront(window_.get(), &window_size_, consumed);
-    if (eof_ && window_size_ == 0) done_ = true;
-    return true;
+    target = window_size_ * 2;  // one row longer than the window: read more of it
   }
+
+  const int slot_index = windows_[0].in_flight ? 1 : 0;
+  Window& slot = windows_[slot_index];
+  std::swap(slot.buffer, window_);
+  slot.size = window_size_;
+  slot.in_flight = true;
+  // The next window starts with this one's unparsed tail.
+  const int64_t tail = eof_ ? slot.size : starts[parsed_blocks].offset;
+  window_size_ = slot.size - tail;
+  if (window_->capacity() < window_size_ + block_bytes) STRATA_RETURN_NOT_OK(window_->Reserve(window_size_ + block_bytes));
+  if (window_size_ > 0) std::memcpy(window_->mutable_data(), slot.buffer->data() + tail, static_cast<size_t>(window_size_));
+  window_->set_size(window_size_);
+  if (!eof_) window_line_ = starts[parsed_blocks].line;
+  if (eof_) input_exhausted_ = true;
+
+  while (slot.blocks.size() < parsed_blocks) slot.blocks.push_back(std::make_unique<Block>(pool_));
+  slot.num_blocks = parsed_blocks;
+  slot.group = std::make_unique<exec::TaskGroup>(cpu_pool_, threads_);
+  const std::string_view data(reinterpret_cast<const char*>(slot.buffer->data()), static_cast<size_t>(slot.size));
+  const int columns = schema_->num_fields();
+  const bool is_final = eof_;
+  for (size_t b = 0; b < parsed_blocks; ++b) {
+    Block* block = slot.blocks[b].get();
+    block->start = starts[b].offset;
+    block->stop = b + 1 < starts.size() ? starts[b + 1].offset : slot.size;
+    block->line = starts[b].line;
+    block->batches.clear();
+    slot.group->Submit([this, block, data, columns, is_final]() {
+      block->rows.Clear(columns);
+      STRATA_RETURN_NOT_OK(parser_->Parse(data.substr(static_cast<size_t>(block->start)), block->stop - block->start,
+                                          is_final, block->line, INT64_MAX, &block->rows, &block->result));
+      if (inferrers_.empty()) return Convert(block->rows, &block->batches);
+      return Status::OK();
+    });
+  }
+  in_flight_.push_back(slot_index);
+  return Status::OK();
+}
+
+Status CsvReader::CollectWindow(Window* window) {
+  const Status status = window->group->Wait();
+  window->in_flight = false;
+  STRATA_RETURN_NOT_OK(status);
+  const int columns = schema_->num_fields();
+  for (size_t b = 0; b < window->num_blocks; ++b) {
+    Block& block = *window->blocks[b];
+    if (block.result.consumed != block.stop - block.start) {
+      return Status::Corrupt("'{}' line {}: a block boundary was misplaced (parsed {} of {} bytes); please report",
+                             input_->name(), block.line, block.result.consumed, block.stop - block.start);
+    }
+    skipped_rows_ += block.result.skipped_rows;
+    for (const auto& example : block.result.skipped_examples) {
+      if (skipped_examples_.size() < 10) skipped_examples_.push_back(example);
+    }
+    if (!inferrers_.empty()) {
+      for (int c = 0; c < columns; ++c) inferrers_[static_cast<size_t>(c)].Observe(block.rows, c);
+    }
+    for (auto& batch : block.batches) ready_.push_back(std::move(batch));
+    block.batches.clear();
+  }
+  return Status::OK();
 }
 
 Result<std::shared_ptr<RecordBatch>> CsvReader::Next() {
@@ -430,7 +469,10 @@ Status CsvReader::InferAllTypes(std::vector<TypePtr>* types) {
 
 int64_t CsvReader::memory_size() const {
   int64_t total = window_->capacity() + input_->memory_size();
-  for (const auto& block : blocks_) total += block->rows.memory_size();
+  for (const auto& window : windows_) {
+    if (window.buffer) total += window.buffer->capacity();
+    for (const auto& block : window.blocks) total += block->rows.memory_size();
+  }
   return total;
 }
 

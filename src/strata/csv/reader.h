@@ -26,6 +26,7 @@
 
 namespace strata::exec {
 class ThreadPool;
+class TaskGroup;
 }
 
 namespace strata::csv {
@@ -80,8 +81,20 @@ class CsvReader {
   Status FillWindow(int64_t bytes);
   Status SkipLeadingLines();
   Status ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_types);
-  // Parses the next window into blocks_ (parallel); false when the input is exhausted.
+  struct Window {
+    std::shared_ptr<ResizableBuffer> buffer;
+    int64_t size = 0;
+    std::vector<std::unique_ptr<Block>> blocks;  // reused window after window
+    size_t num_blocks = 0;
+    std::unique_ptr<exec::TaskGroup> group;
+    bool in_flight = false;
+  };
+  // Delivers the oldest window's batches to ready_ (reading and submitting the next ones
+  // first); false when the input is exhausted.
   Result<bool> ParseNextWindow();
+  // Reads and splits the next window and submits its blocks to the pool.
+  Status SubmitNextWindow();
+  Status CollectWindow(Window* window);
   // Converts a parsed block to batches of at most batch_rows rows.
   Status ConvertBlock(Block* block);
   Status Convert(const ParsedRows& rows, std::vector<std::shared_ptr<RecordBatch>>* out) const;
@@ -107,9 +120,10 @@ class CsvReader {
   int64_t window_size_ = 0;
   int64_t window_line_ = 1;
   bool eof_ = false;
-  bool done_ = false;
+  bool input_exhausted_ = false;  // every byte is in a submitted window
 
-  std::vector<std::unique_ptr<Block>> blocks_;  // reused window after window
+  Window windows_[2];
+  std::deque<int> in_flight_;  // slots of windows_ being parsed, oldest first
   // Set only in infer_whole_file's first pass: blocks are observed, not converted.
   std::vector<ColumnTypeInferrer> inferrers_;
   std::deque<std::shared_ptr<RecordBatch>> ready_;

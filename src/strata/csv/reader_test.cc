@@ -205,8 +205,10 @@ TEST(CsvReader, MemoryIsReusedAndBounded) {
     if (batch_index == 5) peak_after_warmup = pool->peak_bytes();
   }
   ASSERT_GT(allocations.size(), 20u);
-  // Each window is parsed into one batch: 3 columns, each a few buffers, nothing else.
-  for (size_t i = 5; i + 1 < allocations.size(); ++i) EXPECT_LE(allocations[i], 8) << "batch " << i;
+  // A batch allocates its output arrays and nothing else: int64 values, string offsets and
+  // data, float64 values (no nulls, so no bitmaps). The last window (the input's end) parses
+  // its tail as one more block, whose parse buffers are new: skip it.
+  for (size_t i = 5; i + 3 < allocations.size(); ++i) EXPECT_EQ(allocations[i], 4) << "batch " << i;
   EXPECT_EQ(pool->peak_bytes(), peak_after_warmup);
   EXPECT_LT(pool->peak_bytes(), 2 << 20);
 }
