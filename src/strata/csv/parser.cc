@@ -9,12 +9,12 @@ namespace strata::csv {
 
 namespace {
 
+// A dialect character for messages: 't' quoted, or none.
 std::string Printable(char c) {
   switch (c) {
-    case '\t': return "\\t";
+    case '\t': return "'\\t'";
     case '\0': return "none";
-    case '\'': return "'";
-    default: return std::string(1, c);
+    default: return "'" + std::string(1, c) + "'";
   }
 }
 
@@ -72,7 +72,7 @@ Dialect Dialect::FromOptions(const ParseOptions& options) {
 }
 
 std::string Dialect::ToString() const {
-  return fmt::format("delimiter '{}', quote '{}', escape '{}'", Printable(delimiter),
+  return fmt::format("delimiter {}, quote {}, escape {}", Printable(delimiter),
                      quoting ? Printable(quote) : "none", escaping ? Printable(escape) : "none");
 }
 

@@ -82,10 +82,16 @@ Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, cons
 }
 
 Status CsvReader::FillWindow(int64_t bytes) {
-  if (window_->capacity() < bytes) STRATA_RETURN_NOT_OK(window_->Reserve(bytes));
   while (!eof_ && window_size_ < bytes) {
+    // Grow from 64 KiB by doubling up to `bytes`, so a small file does not cost a whole
+    // sample's (1 MiB) buffer; large inputs reach their window size after a few reads.
+    if (window_->capacity() == window_size_) {
+      const int64_t grown = std::min(bytes, std::max<int64_t>(64 << 10, 2 * window_->capacity()));
+      STRATA_RETURN_NOT_OK(window_->Reserve(grown));
+    }
+    const int64_t room = std::min(bytes, window_->capacity()) - window_size_;
     STRATA_ASSIGN_OR_RETURN(const int64_t n,
-                            input_->Read({window_->mutable_data() + window_size_, static_cast<size_t>(bytes - window_size_)}));
+                            input_->Read({window_->mutable_data() + window_size_, static_cast<size_t>(room)}));
     if (n == 0) eof_ = true;
     window_size_ += n;
   }

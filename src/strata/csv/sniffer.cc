@@ -87,7 +87,11 @@ Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& optio
         d.escaping = escape != '\0';
         d.escape = d.escaping ? escape : '\\';
         const Score score = ScoreDialect(sample, d, pool);
-        if (first || Better(score, best_score)) {
+        // A backslash before a quote is in the sample (escapes are tried only then): on a tie
+        // the escaping reading wins, as the other one keeps the backslash and splits the field.
+        const bool tie_to_escape = escape != '\0' && !best.escaping && !Better(best_score, score) &&
+                                   best.delimiter == delimiter && best.quote == d.quote;
+        if (first || Better(score, best_score) || tie_to_escape) {
           best = d;
           best_score = score;
           first = false;

@@ -1,0 +1,51 @@
+#include "strata/csv/sniffer.h"
+
+#include <gtest/gtest.h>
+
+#include "strata/memory/memory_pool.h"
+
+namespace strata::csv {
+namespace {
+
+Dialect Detect(std::string_view sample, const ParseOptions& options = {}) {
+  auto result = DetectDialect(sample, options, SystemMemoryPool());
+  EXPECT_TRUE(result.ok()) << result.status().ToString();
+  return result.ok() ? *result : Dialect{};
+}
+
+TEST(Sniffer, DetectsTheDelimiter) {
+  EXPECT_EQ(Detect("a,b,c\n1,2,3\n4,5,6\n").delimiter, ',');
+  EXPECT_EQ(Detect("a\tb\tc\n1\t2,5\t3\n4\t5\t6\n").delimiter, '\t');
+  EXPECT_EQ(Detect("a;b;c\n1;2,5;3\n4;5,1;6\n").delimiter, ';');
+  EXPECT_EQ(Detect("a|b\n1|x,y\n2|z\n").delimiter, '|');
+  // Commas inside quoted fields do not count.
+  EXPECT_EQ(Detect("a;b\n\"x,y,z\";1\n\"p,q\";2\n").delimiter, ';');
+  // A single column: nothing splits it; RFC 4180's comma.
+  EXPECT_EQ(Detect("value\n1\n2\n").delimiter, ',');
+}
+
+TEST(Sniffer, DetectsTheQuoteAndEscapes) {
+  const Dialect single = Detect("a,b\n'x,y',1\n'p,q',2\n");
+  EXPECT_TRUE(single.quoting);
+  EXPECT_EQ(single.quote, '\'');
+  EXPECT_EQ(Detect("a,b\n\"x,y\",1\n").quote, '"');
+  // A backslash-escaped quote: both readings agree on the field counts, the escaping one
+  // keeps the field whole.
+  const Dialect escaped = Detect("a,b\n1,\"x\\\"y\"\n2,z\n");
+  EXPECT_TRUE(escaped.escaping);
+  EXPECT_EQ(escaped.escape, '\\');
+  EXPECT_FALSE(Detect("a,b\n1,\"x\"\"y\"\n").escaping);
+}
+
+TEST(Sniffer, KeepsWhatTheOptionsGive) {
+  ParseOptions options;
+  options.delimiter = ';';
+  options.quote = '\0';
+  const Dialect d = Detect("a,b,c\n1,2,3\n", options);
+  EXPECT_EQ(d.delimiter, ';');
+  EXPECT_FALSE(d.quoting);
+  EXPECT_EQ(d.ToString(), "delimiter ';', quote none, escape none");
+}
+
+}  // namespace
+}  // namespace strata::csv
