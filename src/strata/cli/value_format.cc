@@ -5,9 +5,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <vector>
 
 #include <fmt/format.h>
+
+#include "strata/array/value_text.h"
 
 namespace strata::cli {
 namespace {
@@ -67,63 +68,26 @@ std::string FormatFloating(F value) {
   return JavaScriptLayout(std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)));
 }
 
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
+value_text::DecimalDigits DigitsOf(const uint8_t* little_endian, int byte_width) {
+  value_text::DecimalDigits digits;
+  value_text::ToDecimalDigits(little_endian, byte_width, &digits);
+  return digits;
 }
 
-struct CivilDate {
-  int64_t year;
-  unsigned month;
-  unsigned day;
-};
-
-// Days since 1970-01-01 to a proleptic Gregorian date (era-based: 400-year cycles of 146097
-// days, March-based years so the leap day is last).
-CivilDate CivilFromDays(int64_t days) {
-  days += 719468;
-  const int64_t era = FloorDiv(days, 146097);
-  const int64_t day_of_era = days - era * 146097;
-  const int64_t year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-  const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-  const int64_t mp = (5 * day_of_year + 2) / 153;
-  const unsigned day = static_cast<unsigned>(day_of_year - (153 * mp + 2) / 5 + 1);
-  const unsigned month = static_cast<unsigned>(mp < 10 ? mp + 3 : mp - 9);
-  const int64_t year = year_of_era + era * 400 + (month <= 2);
-  return {year, month, day};
+std::string DecimalText(const value_text::DecimalDigits& digits, int32_t scale) {
+  std::string out(static_cast<size_t>(value_text::DecimalTextLength(digits, scale)), '\0');
+  value_text::WriteDecimal(digits, scale, out.data());
+  return out;
 }
 
-int64_t UnitsPerSecond(FormatTimeUnit unit) {
+TimeUnit ToTimeUnit(FormatTimeUnit unit) {
   switch (unit) {
-    case FormatTimeUnit::kSecond: return 1;
-    case FormatTimeUnit::kMilli: return 1000;
-    case FormatTimeUnit::kMicro: return 1000000;
-    case FormatTimeUnit::kNano: return 1000000000;
+    case FormatTimeUnit::kSecond: return TimeUnit::kSecond;
+    case FormatTimeUnit::kMilli: return TimeUnit::kMilli;
+    case FormatTimeUnit::kMicro: return TimeUnit::kMicro;
+    case FormatTimeUnit::kNano: return TimeUnit::kNano;
   }
-  return 1;
-}
-
-int FractionDigits(FormatTimeUnit unit) {
-  switch (unit) {
-    case FormatTimeUnit::kSecond: return 0;
-    case FormatTimeUnit::kMilli: return 3;
-    case FormatTimeUnit::kMicro: return 6;
-    case FormatTimeUnit::kNano: return 9;
-  }
-  return 0;
-}
-
-void AppendFraction(int64_t fraction, FormatTimeUnit unit, std::string* out) {
-  if (fraction == 0) return;
-  std::string digits = fmt::format("{:0{}}", fraction, FractionDigits(unit));
-  while (!digits.empty() && digits.back() == '0') digits.pop_back();
-  *out += '.';
-  *out += digits;
-}
-
-std::string FormatYear(int64_t year) {
-  return year < 0 ? fmt::format("-{:04}", -year) : fmt::format("{:04}", year);
+  return TimeUnit::kSecond;
 }
 
 }  // namespace
@@ -131,51 +95,21 @@ std::string FormatYear(int64_t year) {
 std::string FormatFloat64(double value) { return FormatFloating(value); }
 std::string FormatFloat32(float value) { return FormatFloating(value); }
 
-float Float16ToFloat32(uint16_t bits) {
-  const uint32_t sign = static_cast<uint32_t>(bits & 0x8000u) << 16;
-  const uint32_t exponent = (bits >> 10) & 0x1fu;
-  const uint32_t mantissa = bits & 0x3ffu;
-  float magnitude;
-  if (exponent == 0) {
-    magnitude = std::ldexp(static_cast<float>(mantissa), -24);  // subnormal (or zero)
-  } else if (exponent == 31) {
-    magnitude = mantissa == 0 ? INFINITY : NAN;
-  } else {
-    magnitude = std::ldexp(static_cast<float>(mantissa | 0x400u), static_cast<int>(exponent) - 25);
-  }
-  uint32_t out;
-  std::memcpy(&out, &magnitude, 4);
-  out |= sign;
-  float result;
-  std::memcpy(&result, &out, 4);
-  return result;
-}
+float Float16ToFloat32(uint16_t bits) { return value_text::HalfToFloat(bits); }
 
 std::string FormatDate(int64_t days_since_epoch) {
-  const CivilDate d = CivilFromDays(days_since_epoch);
-  return fmt::format("{}-{:02}-{:02}", FormatYear(d.year), d.month, d.day);
+  char text[value_text::kMaxDateChars];
+  return std::string(text, value_text::WriteDate(days_since_epoch, text));
 }
 
 std::string FormatTimestamp(int64_t value, FormatTimeUnit unit) {
-  const int64_t per_second = UnitsPerSecond(unit);
-  const int64_t seconds = FloorDiv(value, per_second);
-  const int64_t fraction = value - seconds * per_second;
-  const int64_t days = FloorDiv(seconds, 86400);
-  const int64_t second_of_day = seconds - days * 86400;
-  const CivilDate d = CivilFromDays(days);
-  std::string out = fmt::format("{}-{:02}-{:02}T{:02}:{:02}:{:02}", FormatYear(d.year), d.month, d.day,
-                                second_of_day / 3600, second_of_day / 60 % 60, second_of_day % 60);
-  AppendFraction(fraction, unit, &out);
-  return out;
+  char text[value_text::kMaxTimestampChars];
+  return std::string(text, value_text::WriteTimestamp(value, ToTimeUnit(unit), text));
 }
 
 std::string FormatTime(int64_t value, FormatTimeUnit unit) {
-  const int64_t per_second = UnitsPerSecond(unit);
-  const int64_t seconds = FloorDiv(value, per_second);
-  const int64_t fraction = value - seconds * per_second;
-  std::string out = fmt::format("{:02}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60);
-  AppendFraction(fraction, unit, &out);
-  return out;
+  char text[value_text::kMaxTimeChars];
+  return std::string(text, value_text::WriteTimeOfDay(value, ToTimeUnit(unit), text));
 }
 
 int64_t Int96ToNanoseconds(const uint8_t bytes[12]) {
@@ -190,60 +124,23 @@ int64_t Int96ToNanoseconds(const uint8_t bytes[12]) {
 }
 
 std::string FormatDecimal128(__int128 unscaled, int32_t scale) {
-  const bool negative = unscaled < 0;
-  unsigned __int128 magnitude = negative ? -static_cast<unsigned __int128>(unscaled)
-                                         : static_cast<unsigned __int128>(unscaled);
-  std::string digits;
-  do {
-    digits.push_back(static_cast<char>('0' + static_cast<int>(magnitude % 10)));
-    magnitude /= 10;
-  } while (magnitude != 0);
-  while (static_cast<int32_t>(digits.size()) <= scale) digits.push_back('0');
-  std::string out = negative ? "-" : "";
-  for (size_t i = digits.size(); i-- > 0;) {
-    out += digits[i];
-    if (scale > 0 && i == static_cast<size_t>(scale)) out += '.';
-  }
-  return out;
+  value_text::DecimalDigits digits;
+  value_text::ToDecimalDigits(unscaled, &digits);
+  return DecimalText(digits, scale);
 }
 
 std::string FormatDecimalBigEndian(const uint8_t* bytes, int64_t length, int32_t scale) {
-  if (length == 0) return FormatDecimal128(0, scale);
-  if (length <= 16) {
-    // Sign-extend into 128 bits.
-    __int128 value = (bytes[0] & 0x80) ? -1 : 0;
-    for (int64_t i = 0; i < length; ++i) value = static_cast<__int128>((static_cast<unsigned __int128>(value) << 8) | bytes[i]);
-    return FormatDecimal128(value, scale);
+  // Sign bytes that only extend the next one carry no digits; drop them so that up to 256
+  // bits of value fit whatever the width.
+  while (length > 1 && ((bytes[0] == 0x00 && bytes[1] < 0x80) || (bytes[0] == 0xff && bytes[1] >= 0x80))) {
+    ++bytes;
+    --length;
   }
-  // Wider: take the magnitude as big-endian bytes and divide by 10 repeatedly.
-  const bool negative = (bytes[0] & 0x80) != 0;
-  std::vector<uint8_t> magnitude(bytes, bytes + length);
-  if (negative) {  // two's complement negate
-    for (auto& b : magnitude) b = static_cast<uint8_t>(~b);
-    for (int64_t i = length; i-- > 0;) {
-      if (++magnitude[static_cast<size_t>(i)] != 0) break;
-    }
-  }
-  std::string digits;
-  bool nonzero = true;
-  while (nonzero) {
-    unsigned remainder = 0;
-    nonzero = false;
-    for (auto& b : magnitude) {
-      const unsigned current = (remainder << 8) | b;
-      b = static_cast<uint8_t>(current / 10);
-      remainder = current % 10;
-      nonzero |= b != 0;
-    }
-    digits.push_back(static_cast<char>('0' + remainder));
-  }
-  while (static_cast<int32_t>(digits.size()) <= scale) digits.push_back('0');
-  std::string out = negative ? "-" : "";
-  for (size_t i = digits.size(); i-- > 0;) {
-    out += digits[i];
-    if (scale > 0 && i == static_cast<size_t>(scale)) out += '.';
-  }
-  return out;
+  if (length > 32) return "<decimal wider than 256 bits>";
+  uint8_t little_endian[32];
+  for (int64_t i = 0; i < length; ++i) little_endian[i] = bytes[length - 1 - i];
+  if (length == 0) little_endian[0] = 0;
+  return DecimalText(DigitsOf(little_endian, length == 0 ? 1 : static_cast<int>(length)), scale);
 }
 
 std::string FormatBinaryDigest(std::string_view bytes) {
@@ -260,25 +157,10 @@ std::string FormatBinaryDigest(std::string_view bytes) {
 }
 
 void AppendJsonString(std::string_view text, std::string* out) {
-  out->push_back('"');
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"': *out += "\\\""; break;
-      case '\\': *out += "\\\\"; break;
-      case '\n': *out += "\\n"; break;
-      case '\r': *out += "\\r"; break;
-      case '\t': *out += "\\t"; break;
-      case '\b': *out += "\\b"; break;
-      case '\f': *out += "\\f"; break;
-      default:
-        if (c < 0x20) {
-          *out += fmt::format("\\u{:04x}", c);
-        } else {
-          out->push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out->push_back('"');
+  const size_t old_size = out->size();
+  out->resize(old_size + static_cast<size_t>(value_text::MaxJsonStringLength(static_cast<int64_t>(text.size()))));
+  char* end = value_text::WriteJsonString(text, out->data() + old_size);
+  out->resize(static_cast<size_t>(end - out->data()));
 }
 
 }  // namespace strata::cli

@@ -33,8 +33,8 @@ int64_t Int96ToNanoseconds(const uint8_t bytes[12]);
 
 // Exact decimal text of an unscaled integer with `scale` fraction digits: -12.50.
 std::string FormatDecimal128(__int128 unscaled, int32_t scale);
-// The same for a big-endian two's-complement integer of any width (FIXED_LEN_BYTE_ARRAY and
-// BYTE_ARRAY decimals, decimal256).
+// The same for a big-endian two's-complement integer (FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY
+// decimals, decimal256) of any width whose value fits in 256 bits.
 std::string FormatDecimalBigEndian(const uint8_t* bytes, int64_t length, int32_t scale);
 
 // "len=N;sha256=<64 lowercase hex digits>".

@@ -21,25 +21,29 @@ constexpr std::array<uint8_t, 256> kDecodeTable = MakeDecodeTable();
 }  // namespace
 
 std::string Base64Encode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::string out(static_cast<size_t>(Base64EncodedLength(static_cast<int64_t>(bytes.size()))), '\0');
+  Base64EncodeTo(bytes, out.data());
+  return out;
+}
+
+char* Base64EncodeTo(std::string_view bytes, char* out) {
   const auto* in = reinterpret_cast<const uint8_t*>(bytes.data());
   size_t i = 0;
   for (; i + 3 <= bytes.size(); i += 3) {
     const uint32_t group = (uint32_t{in[i]} << 16) | (uint32_t{in[i + 1]} << 8) | in[i + 2];
-    out.push_back(kAlphabet[(group >> 18) & 63]);
-    out.push_back(kAlphabet[(group >> 12) & 63]);
-    out.push_back(kAlphabet[(group >> 6) & 63]);
-    out.push_back(kAlphabet[group & 63]);
+    *out++ = kAlphabet[(group >> 18) & 63];
+    *out++ = kAlphabet[(group >> 12) & 63];
+    *out++ = kAlphabet[(group >> 6) & 63];
+    *out++ = kAlphabet[group & 63];
   }
   const size_t rest = bytes.size() - i;
   if (rest > 0) {
     uint32_t group = uint32_t{in[i]} << 16;
     if (rest == 2) group |= uint32_t{in[i + 1]} << 8;
-    out.push_back(kAlphabet[(group >> 18) & 63]);
-    out.push_back(kAlphabet[(group >> 12) & 63]);
-    out.push_back(rest == 2 ? kAlphabet[(group >> 6) & 63] : '=');
-    out.push_back('=');
+    *out++ = kAlphabet[(group >> 18) & 63];
+    *out++ = kAlphabet[(group >> 12) & 63];
+    *out++ = rest == 2 ? kAlphabet[(group >> 6) & 63] : '=';
+    *out++ = '=';
   }
   return out;
 }
