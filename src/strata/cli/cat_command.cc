@@ -1,13 +1,13 @@
-// `strata cat` and `strata head`: print a Parquet file's rows as a table (the array pretty
-// printer's layout), CSV or JSON lines, stopping after --limit rows so a large file costs only
-// the batches printed.
+// `strata cat` and `strata head`: print a Parquet or CSV file's rows as a table (the array
+// pretty printer's layout), CSV or JSON lines, stopping after --limit rows so a large file costs
+// only the batches printed.
 #include <cstdio>
 
 #include "strata/array/pretty_print.h"
 #include "strata/cli/command.h"
+#include "strata/cli/input_source.h"
 #include "strata/cli/row_format.h"
 #include "strata/memory/memory_pool.h"
-#include "strata/parquet/file_reader.h"
 
 namespace strata::cli {
 namespace {
@@ -18,19 +18,15 @@ struct CatArgs {
   int64_t limit = -1;  // all rows
   std::string format = "table";
   int threads = 0;  // all cores
+  CsvCliOptions csv;
 };
 
 Status RunCat(const CatArgs& args) {
-  STRATA_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::OpenFile(args.file, SystemMemoryPool()));
-  parquet::BatchReadOptions options;
+  SourceOptions options;
   options.threads = args.threads;
-  for (const auto& name : args.columns) {
-    const int index = reader->descriptor().FieldIndex(name);
-    if (index < 0) return Status::Invalid("'{}' has no top-level column '{}'", args.file, name);
-    options.columns.push_back(index);
-  }
+  options.columns = args.columns;
   if (args.limit >= 0) options.batch_rows = std::max<int64_t>(1, std::min<int64_t>(args.limit, options.batch_rows));
-  STRATA_ASSIGN_OR_RETURN(auto batches, reader->ReadBatches(options));
+  STRATA_ASSIGN_OR_RETURN(auto batches, OpenBatchSource(args.file, args.csv, options, SystemMemoryPool()));
   int64_t left = args.limit < 0 ? INT64_MAX : args.limit;
   const bool table = args.format == "table";
   const RowFormat format = args.format == "csv" ? RowFormat::kCsv : RowFormat::kJsonLines;
@@ -55,6 +51,7 @@ Status RunCat(const CatArgs& args) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     left -= shown->num_rows();
   }
+  ReportSkippedRows(*batches);
   return Status::OK();
 }
 
@@ -62,20 +59,21 @@ void AddCat(CLI::App& app, CommandAction& action, const char* name, const char* 
   auto* sub = app.add_subcommand(name, help);
   auto args = std::make_shared<CatArgs>();
   args->limit = default_limit;
-  sub->add_option("file", args->file, "Parquet file")->required();
+  sub->add_option("file", args->file, "Parquet or CSV file (.csv, .tsv, .csv.gz, ...)")->required();
   sub->add_option("--columns", args->columns, "Top-level columns to print (default: all)")->delimiter(',');
   sub->add_option("--limit,-n", args->limit, "Rows to print");
   sub->add_option("--format", args->format, "table, csv or jsonl")->check(CLI::IsMember({"table", "csv", "jsonl"}));
   sub->add_option("--threads", args->threads, "Threads decoding the columns of a batch (0: all cores, 1: this one)")
       ->check(CLI::NonNegativeNumber);
+  AddCsvOptions(sub, &args->csv);
   sub->callback([&action, args] { action = [args] { return RunCat(*args); }; });
 }
 
 }  // namespace
 
 void RegisterCatCommand(CLI::App& app, CommandAction& action) {
-  AddCat(app, action, "cat", "Print a Parquet file's rows", -1);
-  AddCat(app, action, "head", "Print a Parquet file's first rows (10 unless --limit)", 10);
+  AddCat(app, action, "cat", "Print a Parquet or CSV file's rows", -1);
+  AddCat(app, action, "head", "Print a Parquet or CSV file's first rows (10 unless --limit)", 10);
 }
 
 }  // namespace strata::cli

@@ -1,7 +1,7 @@
-// `strata convert IN OUT`: rewrites a file in another format or with other writer options
-// (Parquet to Parquet today; CSV and Arrow IPC join with their layers). Batches stream from the
-// reader to the writer, so memory is one batch plus the writer's row group, whatever the size.
-// A progress line is drawn on stderr when it is a terminal.
+// `strata convert IN OUT`: rewrites a file in another format or with other writer options:
+// Parquet or CSV in (input_source.h), Parquet, CSV or TSV out by the output's extension. Batches
+// stream from the reader to the writer, so memory is one batch plus the writer's row group (or
+// output buffer), whatever the size. A progress line is drawn on stderr when it is a terminal.
 #include <signal.h>
 #include <unistd.h>
 
@@ -11,8 +11,9 @@
 #include <cstdio>
 
 #include "strata/cli/command.h"
+#include "strata/cli/input_source.h"
+#include "strata/csv/writer.h"
 #include "strata/memory/memory_pool.h"
-#include "strata/parquet/file_reader.h"
 #include "strata/parquet/file_writer.h"
 
 namespace strata::cli {
@@ -34,6 +35,10 @@ struct ConvertArgs {
   std::string statistics = "on";
   int threads = 0;
   bool stats = false;
+  std::optional<std::string> csv_null;
+  CsvCliOptions csv;
+  std::vector<CLI::Option*> parquet_only;  // writer options that mean nothing for CSV output
+  CLI::Option* csv_null_option = nullptr;
 };
 
 std::string Lower(std::string text) {
@@ -75,12 +80,22 @@ Result<bool> ParseOnOff(const std::string& option, const std::string& value) {
   return Status::Invalid("{} takes on or off, not '{}'", option, value);
 }
 
-bool IsParquetPath(const std::string& path) {
+enum class OutputFormat { kParquet, kCsv, kTsv };
+
+Result<OutputFormat> OutputFormatOf(const std::string& path) {
   const std::string p = Lower(path);
   auto ends_with = [&](std::string_view suffix) {
     return p.size() >= suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
-  return ends_with(".parquet") || ends_with(".pq") || ends_with(".parq");
+  if (ends_with(".parquet") || ends_with(".pq") || ends_with(".parq")) return OutputFormat::kParquet;
+  if (ends_with(".csv")) return OutputFormat::kCsv;
+  if (ends_with(".tsv")) return OutputFormat::kTsv;
+  for (const char* compressed : {".csv.gz", ".csv.zst", ".tsv.gz", ".tsv.zst", ".csv.zstd", ".tsv.zstd"}) {
+    if (ends_with(compressed)) {
+      return Status::NotImplemented("'{}': convert does not compress CSV output (write .csv, then compress it)", path);
+    }
+  }
+  return Status::NotImplemented("'{}': convert writes .parquet, .csv or .tsv files (by the output's extension)", path);
 }
 
 Result<parquet::WriterOptions> MakeWriterOptions(const ConvertArgs& args) {
@@ -133,9 +148,12 @@ std::string Bytes(double bytes) {
   return fmt::format("{:.1f} {}", bytes, units[unit]);
 }
 
+// Drawn only when stderr is a terminal. Parquet input knows its rows ahead (the footer); CSV
+// input goes by the bytes of the file consumed (compressed bytes for .csv.gz), and without a
+// known size (a pipe) shows no fraction.
 class Progress {
  public:
-  Progress(int64_t total_rows) : total_rows_(total_rows), enabled_(::isatty(STDERR_FILENO) == 1) {}
+  explicit Progress(const BatchSource& source) : source_(source), enabled_(::isatty(STDERR_FILENO) == 1) {}
 
   void Update(int64_t rows, int64_t bytes, bool final = false) {
     if (!enabled_) return;
@@ -143,34 +161,124 @@ class Progress {
     if (!final && now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
     const double seconds = std::chrono::duration<double>(now - start_).count();
-    const double fraction = total_rows_ > 0 ? static_cast<double>(rows) / static_cast<double>(total_rows_) : 1.0;
     const double rate = seconds > 0 ? static_cast<double>(rows) / seconds : 0.0;
-    const double left = rate > 0 ? static_cast<double>(total_rows_ - rows) / rate : 0.0;
+    const int64_t total_rows = source_.num_rows();
+    const int64_t size = source_.raw_size();
+    double fraction = 1.0;
+    double left = 0.0;
+    std::string counts;
+    if (total_rows >= 0) {
+      if (total_rows > 0) fraction = static_cast<double>(rows) / static_cast<double>(total_rows);
+      left = rate > 0 ? static_cast<double>(total_rows - rows) / rate : 0.0;
+      counts = fmt::format("{} / {} rows", rows, total_rows);
+    } else {
+      const int64_t read = source_.raw_bytes_read();
+      if (size > 0) fraction = std::min(1.0, static_cast<double>(read) / static_cast<double>(size));
+      if (!final && size <= 0) fraction = 0.0;
+      left = fraction > 0 && fraction < 1 ? seconds * (1 - fraction) / fraction : 0.0;
+      counts = size > 0 ? fmt::format("{} rows  {} of {} read", rows, Bytes(static_cast<double>(read)),
+                                      Bytes(static_cast<double>(size)))
+                        : fmt::format("{} rows  {} read", rows, Bytes(static_cast<double>(read)));
+    }
     constexpr int kWidth = 30;
     const int filled = static_cast<int>(fraction * kWidth);
     std::string bar(static_cast<size_t>(filled), '#');
     bar.resize(kWidth, '.');
-    std::fprintf(stderr, "\r[%s] %5.1f%%  %lld / %lld rows  %s written  %.0f rows/s  %s left ", bar.c_str(),
-                 100.0 * fraction, static_cast<long long>(rows), static_cast<long long>(total_rows_),
-                 Bytes(static_cast<double>(bytes)).c_str(), rate, final ? "0 s" : fmt::format("{:.0f} s", left).c_str());
+    const bool known = total_rows >= 0 || size > 0;
+    std::fprintf(stderr, "\r[%s] %5.1f%%  %s  %s written  %.0f rows/s  %s left ", bar.c_str(), 100.0 * fraction,
+                 counts.c_str(), Bytes(static_cast<double>(bytes)).c_str(), rate,
+                 final ? "0 s" : known ? fmt::format("{:.0f} s", left).c_str() : "? s");
     if (final) std::fputc('\n', stderr);
   }
 
  private:
-  int64_t total_rows_;
+  const BatchSource& source_;
   bool enabled_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point last_{};
 };
 
+// The writer of either output format, as convert uses it.
+class BatchSink {
+ public:
+  virtual ~BatchSink() = default;
+  virtual Status Write(const RecordBatch& batch) = 0;
+  virtual Status Close() = 0;
+  virtual int64_t rows() const = 0;
+  virtual int64_t bytes() const = 0;
+  // "12 rows, 1 row groups, 345 bytes written" for --stats.
+  virtual std::string Written() const = 0;
+};
+
+class ParquetSink final : public BatchSink {
+ public:
+  explicit ParquetSink(std::unique_ptr<parquet::FileWriter> writer) : writer_(std::move(writer)) {}
+  Status Write(const RecordBatch& batch) override { return writer_->WriteBatch(batch); }
+  Status Close() override { return writer_->Close(); }
+  int64_t rows() const override { return writer_->num_rows(); }
+  int64_t bytes() const override { return writer_->bytes_written(); }
+  std::string Written() const override {
+    return fmt::format("{} rows, {} row groups, {} bytes written", writer_->num_rows(),
+                       writer_->metadata().row_groups.size(), writer_->bytes_written());
+  }
+
+ private:
+  std::unique_ptr<parquet::FileWriter> writer_;
+};
+
+class CsvSink final : public BatchSink {
+ public:
+  explicit CsvSink(std::unique_ptr<csv::CsvWriter> writer) : writer_(std::move(writer)) {}
+  Status Write(const RecordBatch& batch) override { return writer_->Write(batch); }
+  Status Close() override { return writer_->Close(); }
+  int64_t rows() const override { return writer_->rows_written(); }
+  int64_t bytes() const override { return writer_->bytes_written(); }
+  std::string Written() const override {
+    return fmt::format("{} rows, {} bytes written", writer_->rows_written(), writer_->bytes_written());
+  }
+
+ private:
+  std::unique_ptr<csv::CsvWriter> writer_;
+};
+
+// The writer options checked and the sink opened: options that do not apply to the output's
+// format are refused rather than ignored.
+Result<std::unique_ptr<BatchSink>> OpenSink(const ConvertArgs& args, OutputFormat format, const SchemaPtr& schema,
+                                            MemoryPool* pool) {
+  if (format == OutputFormat::kParquet) {
+    STRATA_ASSIGN_OR_RETURN(parquet::WriterOptions options, MakeWriterOptions(args));
+    // The writer takes a schema of its own (a copy: the fields are shared).
+    STRATA_ASSIGN_OR_RETURN(auto writer,
+                            parquet::FileWriter::Open(args.output, std::make_shared<Schema>(*schema), pool, options));
+    return std::unique_ptr<BatchSink>(std::make_unique<ParquetSink>(std::move(writer)));
+  }
+  csv::WriteOptions options;
+  options.delimiter = format == OutputFormat::kTsv ? '\t' : ',';
+  if (args.csv_null) options.null_value = *args.csv_null;
+  STRATA_RETURN_NOT_OK(options.Validate());
+  STRATA_ASSIGN_OR_RETURN(auto writer, csv::CsvWriter::Open(args.output, schema, pool, options));
+  return std::unique_ptr<BatchSink>(std::make_unique<CsvSink>(std::move(writer)));
+}
+
+Status CheckOptionsApply(const ConvertArgs& args, OutputFormat format) {
+  if (format == OutputFormat::kParquet) {
+    if (args.csv_null_option != nullptr && args.csv_null_option->count() > 0) {
+      return Status::Invalid("--csv-null applies to CSV output, and '{}' is Parquet", args.output);
+    }
+    return Status::OK();
+  }
+  for (const CLI::Option* option : args.parquet_only) {
+    if (option->count() > 0) {
+      return Status::Invalid("{} applies to Parquet output, and '{}' is CSV", option->get_name(), args.output);
+    }
+  }
+  return Status::OK();
+}
+
 Status RunConvert(const ConvertArgs& args) {
-  if (!IsParquetPath(args.input)) {
-    return Status::NotImplemented("'{}': convert reads Parquet files (.parquet) for now", args.input);
-  }
-  if (!IsParquetPath(args.output)) {
-    return Status::NotImplemented("'{}': convert writes Parquet files (.parquet) for now", args.output);
-  }
-  STRATA_ASSIGN_OR_RETURN(parquet::WriterOptions options, MakeWriterOptions(args));
+  STRATA_ASSIGN_OR_RETURN(const OutputFormat format, OutputFormatOf(args.output));
+  STRATA_RETURN_NOT_OK(CheckOptionsApply(args, format));
+  if (format == OutputFormat::kParquet) STRATA_RETURN_NOT_OK(MakeWriterOptions(args).status());  // before reading
   // A file-size limit (ulimit -f) then fails the write with EFBIG, which the writer turns into
   // an error and a removed temporary file, instead of killing the process mid-file.
   ::signal(SIGXFSZ, SIG_IGN);
@@ -178,29 +286,25 @@ Status RunConvert(const ConvertArgs& args) {
   RemoveTemporaryFilesOnSignals();
   MemoryPool* pool = SystemMemoryPool();
   const auto start = std::chrono::steady_clock::now();
-  STRATA_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::OpenFile(args.input, pool));
-  parquet::BatchReadOptions read;
+  SourceOptions read;
   read.threads = args.threads;  // decoding and encoding share the process's one pool
-  STRATA_ASSIGN_OR_RETURN(auto batches, reader->ReadBatches(read));
-  STRATA_ASSIGN_OR_RETURN(auto writer, parquet::FileWriter::Open(args.output, batches->schema(), pool, options));
-  Progress progress(reader->num_rows());
+  STRATA_ASSIGN_OR_RETURN(auto batches, OpenBatchSource(args.input, args.csv, read, pool));
+  STRATA_ASSIGN_OR_RETURN(auto writer, OpenSink(args, format, batches->schema(), pool));
+  Progress progress(*batches);
   while (true) {
     STRATA_ASSIGN_OR_RETURN(auto batch, batches->Next());
     if (!batch) break;
-    STRATA_RETURN_NOT_OK(writer->WriteBatch(*batch));
-    progress.Update(writer->num_rows(), writer->bytes_written());
+    STRATA_RETURN_NOT_OK(writer->Write(*batch));
+    progress.Update(writer->rows(), writer->bytes());
   }
   STRATA_RETURN_NOT_OK(writer->Close());
-  progress.Update(writer->num_rows(), writer->bytes_written(), true);
+  progress.Update(writer->rows(), writer->bytes(), true);
+  ReportSkippedRows(*batches);
   if (args.stats) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const MemoryStats m = pool->stats();
-    std::fprintf(stderr,
-                 "%lld rows, %lld row groups, %lld bytes written in %.3f s; pool peak %lld bytes, %lld allocations, "
-                 "%lld reallocations\n",
-                 static_cast<long long>(writer->num_rows()),
-                 static_cast<long long>(writer->metadata().row_groups.size()),
-                 static_cast<long long>(writer->bytes_written()), seconds, static_cast<long long>(m.peak_bytes),
+    std::fprintf(stderr, "%s in %.3f s; pool peak %lld bytes, %lld allocations, %lld reallocations\n",
+                 writer->Written().c_str(), seconds, static_cast<long long>(m.peak_bytes),
                  static_cast<long long>(m.num_allocations), static_cast<long long>(m.num_reallocations));
   }
   return Status::OK();
@@ -209,29 +313,39 @@ Status RunConvert(const ConvertArgs& args) {
 }  // namespace
 
 void RegisterConvertCommand(CLI::App& app, CommandAction& action) {
-  auto* sub = app.add_subcommand("convert", "Rewrite a file with other writer options (format by extension)");
+  auto* sub = app.add_subcommand("convert", "Rewrite a file in another format or with other writer options");
   auto args = std::make_shared<ConvertArgs>();
-  sub->add_option("input", args->input, "Input file (.parquet)")->required();
-  sub->add_option("output", args->output, "Output file (.parquet); written under a temporary name, then renamed")
+  auto& parquet_only = args->parquet_only;
+  sub->add_option("input", args->input, "Input file: Parquet, or CSV (.csv, .tsv, .csv.gz, ...)")->required();
+  sub->add_option("output", args->output,
+                  "Output file (.parquet, .csv or .tsv); written under a temporary name, then renamed")
       ->required();
-  sub->add_option("--codec", args->codec, "uncompressed, snappy (default), gzip, zstd, lz4, lz4_raw, brotli");
-  sub->add_option("--level", args->level, "Compression level (zstd, gzip, brotli, lz4)");
-  sub->add_option("--row-group-rows", args->row_group_rows, "Rows per row group (default 1048576)")
-      ->check(CLI::PositiveNumber);
-  sub->add_option("--row-group-bytes", args->row_group_bytes,
-                  "Encoded bytes per row group, the bound on the writer's memory (default 64 MiB)")
-      ->check(CLI::PositiveNumber);
-  sub->add_option("--page-bytes", args->page_bytes, "Bytes per data page (default 1 MiB)")->check(CLI::PositiveNumber);
-  sub->add_option("--page-rows", args->page_rows, "Rows per data page (default 20000)")->check(CLI::PositiveNumber);
-  sub->add_option("--page-version", args->page_version, "Data page version: 1 (default) or 2");
-  sub->add_option("--dictionary", args->dictionary, "Dictionary encoding: on (default) or off");
-  sub->add_option("--encoding", args->encodings,
-                  "Value encoding for every column (ENC) or one column (COLUMN=ENC); repeatable");
-  sub->add_option("--bloom-filter", args->bloom_filters, "Columns that get a Bloom filter")->delimiter(',');
-  sub->add_option("--statistics", args->statistics, "Statistics and page index: on (default) or off");
+  parquet_only.push_back(
+      sub->add_option("--codec", args->codec, "uncompressed, snappy (default), gzip, zstd, lz4, lz4_raw, brotli"));
+  parquet_only.push_back(sub->add_option("--level", args->level, "Compression level (zstd, gzip, brotli, lz4)"));
+  parquet_only.push_back(sub->add_option("--row-group-rows", args->row_group_rows, "Rows per row group (default 1048576)")
+                             ->check(CLI::PositiveNumber));
+  parquet_only.push_back(sub->add_option("--row-group-bytes", args->row_group_bytes,
+                                         "Encoded bytes per row group, the bound on the writer's memory (default 64 MiB)")
+                             ->check(CLI::PositiveNumber));
+  parquet_only.push_back(sub->add_option("--page-bytes", args->page_bytes, "Bytes per data page (default 1 MiB)")
+                             ->check(CLI::PositiveNumber));
+  parquet_only.push_back(sub->add_option("--page-rows", args->page_rows, "Rows per data page (default 20000)")
+                             ->check(CLI::PositiveNumber));
+  parquet_only.push_back(sub->add_option("--page-version", args->page_version, "Data page version: 1 (default) or 2"));
+  parquet_only.push_back(sub->add_option("--dictionary", args->dictionary, "Dictionary encoding: on (default) or off"));
+  parquet_only.push_back(sub->add_option("--encoding", args->encodings,
+                                         "Value encoding for every column (ENC) or one column (COLUMN=ENC); repeatable"));
+  parquet_only.push_back(
+      sub->add_option("--bloom-filter", args->bloom_filters, "Columns that get a Bloom filter")->delimiter(','));
+  parquet_only.push_back(
+      sub->add_option("--statistics", args->statistics, "Statistics and page index: on (default) or off"));
   sub->add_option("--threads", args->threads, "Threads decoding and encoding column chunks (default 0: every core)")
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--stats", args->stats, "Print rows, bytes, time and the memory pool's figures to stderr");
+  args->csv_null_option =
+      sub->add_option("--csv-null", args->csv_null, "How CSV output spells a null (default: an empty field)");
+  AddCsvOptions(sub, &args->csv);
   sub->callback([&action, args] { action = [args] { return RunConvert(*args); }; });
 }
 

@@ -1,29 +1,56 @@
 // `strata schema`: the Parquet schema as a tree (repetition, physical and logical types, levels)
-// and the strata schema it maps to.
+// and the strata schema it maps to; for a CSV file, the detected dialect and header on one line
+// and the schema inferred from the sample (or given with --schema).
 #include <cstdio>
 
 #include "strata/cli/command.h"
+#include "strata/cli/input_source.h"
 #include "strata/io/random_access_source.h"
 #include "strata/memory/memory_pool.h"
 #include "strata/parquet/schema.h"
 #include "strata/parquet/thrift/footer.h"
 
 namespace strata::cli {
+namespace {
+
+struct SchemaArgs {
+  std::string file;
+  CsvCliOptions csv;
+};
+
+Status PrintCsvSchema(const SchemaArgs& args) {
+  SourceOptions options;
+  options.threads = 1;  // only the sample is read
+  STRATA_ASSIGN_OR_RETURN(auto source, OpenBatchSource(args.file, args.csv, options, SystemMemoryPool()));
+  std::printf("%s\n\nstrata schema:\n%s\n", source->DialectLine().c_str(), source->schema()->ToString().c_str());
+  ReportSkippedRows(*source);
+  return Status::OK();
+}
+
+Status RunSchema(const SchemaArgs& args) {
+  STRATA_ASSIGN_OR_RETURN(const InputFormat format, ResolveInputFormat(args.file, args.csv.input_format));
+  if (format != InputFormat::kParquet) return PrintCsvSchema(args);
+  const std::string given = args.csv.FirstGivenCsvOption();
+  if (!given.empty()) {
+    return Status::Invalid("{} applies to CSV input, and '{}' is read as Parquet (see --input-format)", given,
+                           args.file);
+  }
+  STRATA_ASSIGN_OR_RETURN(auto source, OpenLocalFile(args.file));
+  STRATA_ASSIGN_OR_RETURN(auto footer, parquet::ReadFooter(*source, SystemMemoryPool()));
+  STRATA_ASSIGN_OR_RETURN(auto descriptor, parquet::SchemaDescriptor::Make(footer.metadata.schema));
+  std::fputs(descriptor->ToTreeString().c_str(), stdout);
+  std::printf("\nstrata schema:\n%s\n", descriptor->schema()->ToString().c_str());
+  return Status::OK();
+}
+
+}  // namespace
 
 void RegisterSchemaCommand(CLI::App& app, CommandAction& action) {
-  auto* sub = app.add_subcommand("schema", "Print a Parquet file's schema as a tree");
-  auto file = std::make_shared<std::string>();
-  sub->add_option("file", *file, "Parquet file")->required();
-  sub->callback([&action, file] {
-    action = [file]() -> Status {
-      STRATA_ASSIGN_OR_RETURN(auto source, OpenLocalFile(*file));
-      STRATA_ASSIGN_OR_RETURN(auto footer, parquet::ReadFooter(*source, SystemMemoryPool()));
-      STRATA_ASSIGN_OR_RETURN(auto descriptor, parquet::SchemaDescriptor::Make(footer.metadata.schema));
-      std::fputs(descriptor->ToTreeString().c_str(), stdout);
-      std::printf("\nstrata schema:\n%s\n", descriptor->schema()->ToString().c_str());
-      return Status::OK();
-    };
-  });
+  auto* sub = app.add_subcommand("schema", "Print a Parquet file's schema as a tree, or a CSV file's inferred schema");
+  auto args = std::make_shared<SchemaArgs>();
+  sub->add_option("file", args->file, "Parquet or CSV file (.csv, .tsv, .csv.gz, ...)")->required();
+  AddCsvOptions(sub, &args->csv);
+  sub->callback([&action, args] { action = [args] { return RunSchema(*args); }; });
 }
 
 }  // namespace strata::cli

@@ -1,0 +1,221 @@
+#include "strata/cli/input_source.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "strata/csv/reader.h"
+#include "strata/parquet/file_reader.h"
+#if STRATA_WITH_HTTP
+#include "strata/io/http_source.h"
+#endif
+
+namespace strata::cli {
+namespace {
+
+bool EndsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A local path, or an http(s):// URL read with range requests.
+Result<std::shared_ptr<RandomAccessSource>> OpenSource(const std::string& location) {
+  if (location.rfind("http://", 0) == 0 || location.rfind("https://", 0) == 0) {
+#if STRATA_WITH_HTTP
+    STRATA_ASSIGN_OR_RETURN(auto source, OpenHttpSource(location));
+    return std::shared_ptr<RandomAccessSource>(std::move(source));
+#else
+    return Status::NotImplemented("this strata was built without HTTP support ({})", location);
+#endif
+  }
+  return OpenLocalFile(location);
+}
+
+class ParquetBatchSource final : public BatchSource {
+ public:
+  static Result<std::unique_ptr<BatchSource>> Open(const std::string& path, const SourceOptions& options,
+                                                   MemoryPool* pool) {
+    auto out = std::make_unique<ParquetBatchSource>();
+    parquet::FileReaderOptions reader_options;
+    reader_options.pages.verify_checksums = options.verify_checksums;
+    reader_options.pre_buffer = options.pre_buffer;
+    STRATA_ASSIGN_OR_RETURN(out->source_, OpenSource(path));
+    STRATA_ASSIGN_OR_RETURN(out->reader_, parquet::FileReader::Open(out->source_, pool, reader_options));
+    parquet::BatchReadOptions read;
+    read.batch_rows = options.batch_rows;
+    read.threads = options.threads;
+    for (const auto& name : options.columns) {
+      const int index = out->reader_->descriptor().FieldIndex(name);
+      if (index < 0) return Status::Invalid("'{}' has no top-level column '{}'", path, name);
+      read.columns.push_back(index);
+    }
+    STRATA_ASSIGN_OR_RETURN(out->batches_, out->reader_->ReadBatches(read));
+    out->schema_ = out->batches_->schema();
+    auto size = out->source_->Size();
+    out->size_ = size.ok() ? *size : -1;
+    return std::unique_ptr<BatchSource>(std::move(out));
+  }
+
+  const SchemaPtr& schema() const override { return schema_; }
+  Result<std::shared_ptr<RecordBatch>> Next() override {
+    STRATA_ASSIGN_OR_RETURN(auto batch, batches_->Next());
+    if (batch) rows_read_ += batch->num_rows();
+    return batch;
+  }
+  // Local sources do not count their bytes: estimated from the rows read, which is what a
+  // progress fraction needs.
+  int64_t raw_bytes_read() const override {
+    if (source_->bytes_read() > 0) return source_->bytes_read();
+    const int64_t total = reader_->num_rows();
+    if (size_ < 0 || total <= 0) return 0;
+    return static_cast<int64_t>(static_cast<double>(size_) * static_cast<double>(rows_read_) / static_cast<double>(total));
+  }
+  int64_t raw_size() const override { return size_; }
+  int64_t num_rows() const override { return reader_->num_rows(); }
+  int64_t read_count() const override { return source_->read_count(); }
+  std::string format_name() const override { return "parquet"; }
+
+ private:
+  std::shared_ptr<RandomAccessSource> source_;
+  std::unique_ptr<parquet::FileReader> reader_;
+  std::unique_ptr<parquet::BatchReader> batches_;  // after reader_: destroyed first
+  SchemaPtr schema_;
+  int64_t size_ = -1;
+  int64_t rows_read_ = 0;
+};
+
+class CsvBatchSource final : public BatchSource {
+ public:
+  static Result<std::unique_ptr<BatchSource>> Open(const std::string& path, const CsvCliOptions& cli, bool tsv,
+                                                   const SourceOptions& options, MemoryPool* pool) {
+    STRATA_ASSIGN_OR_RETURN(csv::CsvReadOptions read, MakeCsvReadOptions(cli, tsv));
+    read.read.batch_rows = options.batch_rows;
+    read.read.threads = options.threads;
+    if (!cli.schema.empty()) STRATA_RETURN_NOT_OK(ApplySchema(path, cli, &read, pool));
+    auto out = std::make_unique<CsvBatchSource>();
+    out->path_ = path;
+    STRATA_ASSIGN_OR_RETURN(out->reader_, csv::CsvReader::Open(path, read, pool));
+    const SchemaPtr& full = out->reader_->schema();
+    out->schema_ = full;
+    if (!options.columns.empty()) {
+      std::vector<FieldPtr> fields;
+      for (const auto& name : options.columns) {
+        const int index = full->GetFieldIndex(name);
+        if (index < 0) return Status::Invalid("'{}' has no top-level column '{}'", path, name);
+        out->projection_.push_back(index);
+        fields.push_back(full->field(index));
+      }
+      out->schema_ = strata::schema(std::move(fields));
+    }
+    return std::unique_ptr<BatchSource>(std::move(out));
+  }
+
+  const SchemaPtr& schema() const override { return schema_; }
+  Result<std::shared_ptr<RecordBatch>> Next() override {
+    STRATA_ASSIGN_OR_RETURN(auto batch, reader_->Next());
+    if (!batch || projection_.empty()) return batch;
+    std::vector<Array> columns;
+    columns.reserve(projection_.size());
+    for (const int index : projection_) columns.push_back(batch->column(index));
+    return std::make_shared<RecordBatch>(schema_, batch->num_rows(), std::move(columns));
+  }
+  int64_t raw_bytes_read() const override { return reader_->raw_bytes_read(); }
+  int64_t raw_size() const override { return reader_->raw_size(); }
+  std::string format_name() const override { return "csv"; }
+
+  std::string DialectLine() const override {
+    const csv::Dialect& d = reader_->dialect();
+    std::string line = "CSV: " + d.ToString();
+    if (d.comment != '\0') line += fmt::format(", comment '{}'", d.comment);
+    line += reader_->has_header() ? "; header: yes" : "; header: no";
+    return line;
+  }
+
+  std::string SkippedRowsReport() const override {
+    const int64_t skipped = reader_->skipped_rows();
+    if (skipped == 0) return "";
+    std::string lines;
+    const auto& examples = reader_->skipped_examples();
+    for (size_t i = 0; i < examples.size() && i < 5; ++i) {
+      lines += fmt::format("{}line {} ({} fields)", i == 0 ? "" : ", ", examples[i].line, examples[i].fields);
+    }
+    if (static_cast<int64_t>(std::min<size_t>(examples.size(), 5)) < skipped) lines += ", ...";
+    return fmt::format("'{}': skipped {} ragged row{} (not {} fields): {}", path_, skipped, skipped == 1 ? "" : "s",
+                       reader_->schema()->num_fields(), lines);
+  }
+
+ private:
+  // --schema depends on the input's columns: a first look at the sample tells whether the
+  // types name every column in order (a whole schema) or some by name. The header decision
+  // is then kept, so that both looks read the same rows.
+  static Status ApplySchema(const std::string& path, const CsvCliOptions& cli, csv::CsvReadOptions* read,
+                            MemoryPool* pool) {
+    STRATA_ASSIGN_OR_RETURN(auto spec, ParseSchemaSpec(cli.schema));
+    std::vector<std::string> names;
+    bool has_header = !cli.no_header;
+    if (path == "-") {
+      // Standard input cannot be looked at twice: by --no-header, every column in order, else
+      // the columns named. The names given stand for the input's.
+      for (const auto& column : spec) names.push_back(column.name);
+      if (has_header) names.push_back("");  // not "every column in order"
+    } else {
+      csv::CsvReadOptions probe = *read;
+      probe.read.infer_whole_file = false;
+      probe.read.threads = 1;
+      STRATA_ASSIGN_OR_RETURN(auto reader, csv::CsvReader::Open(path, probe, pool));
+      for (const auto& f : reader->schema()->fields()) names.push_back(f->name());
+      has_header = reader->has_header();
+      read->parse.header = has_header;
+    }
+    return ApplySchemaSpec(spec, names, has_header, path, read);
+  }
+
+  std::string path_;
+  std::unique_ptr<csv::CsvReader> reader_;
+  std::vector<int> projection_;  // empty: every column
+  SchemaPtr schema_;
+};
+
+}  // namespace
+
+Result<InputFormat> ResolveInputFormat(const std::string& path, const std::string& input_format) {
+  if (input_format == "csv") return InputFormat::kCsv;
+  if (input_format == "tsv") return InputFormat::kTsv;
+  if (input_format == "parquet") return InputFormat::kParquet;
+  if (input_format != "auto" && !input_format.empty()) {
+    return Status::Invalid("--input-format takes auto, csv, tsv or parquet, not '{}'", input_format);
+  }
+  if (path == "-") return InputFormat::kCsv;  // a pipe: Parquet needs random access
+  std::string name = path;
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (const std::string_view compressed : {".gz", ".gzip", ".zst", ".zstd"}) {
+    if (EndsWith(name, compressed)) {
+      name.resize(name.size() - compressed.size());
+      break;
+    }
+  }
+  if (EndsWith(name, ".csv")) return InputFormat::kCsv;
+  if (EndsWith(name, ".tsv") || EndsWith(name, ".tab")) return InputFormat::kTsv;
+  return InputFormat::kParquet;
+}
+
+Result<std::unique_ptr<BatchSource>> OpenBatchSource(const std::string& path, const CsvCliOptions& csv,
+                                                     const SourceOptions& options, MemoryPool* pool) {
+  STRATA_ASSIGN_OR_RETURN(const InputFormat format, ResolveInputFormat(path, csv.input_format));
+  if (format == InputFormat::kParquet) {
+    const std::string given = csv.FirstGivenCsvOption();
+    if (!given.empty()) {
+      return Status::Invalid("{} applies to CSV input, and '{}' is read as Parquet (see --input-format)", given, path);
+    }
+    return ParquetBatchSource::Open(path, options, pool);
+  }
+  return CsvBatchSource::Open(path, csv, format == InputFormat::kTsv, options, pool);
+}
+
+void ReportSkippedRows(const BatchSource& source) {
+  const std::string report = source.SkippedRowsReport();
+  if (!report.empty()) std::fprintf(stderr, "strata: %s\n", report.c_str());
+}
+
+}  // namespace strata::cli

@@ -1,0 +1,67 @@
+// BatchSource: how the commands read an input whatever its format, as a stream of record
+// batches: Parquet (FileReader + BatchReader, local or http(s)://) or CSV (CsvReader, also
+// .tsv, .csv.gz, .csv.zst). The format comes from --input-format or the file's extension.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "strata/array/record_batch.h"
+#include "strata/cli/csv_cli_options.h"
+#include "strata/memory/memory_pool.h"
+#include "strata/util/result.h"
+
+namespace strata::cli {
+
+class BatchSource {
+ public:
+  virtual ~BatchSource() = default;
+
+  // The schema of every batch (after the --columns projection).
+  virtual const SchemaPtr& schema() const = 0;
+  // The next batch, or nullptr after the last.
+  virtual Result<std::shared_ptr<RecordBatch>> Next() = 0;
+  // Bytes of the input consumed so far, and its size (-1 when unknown), for progress.
+  virtual int64_t raw_bytes_read() const = 0;
+  virtual int64_t raw_size() const = 0;
+  // Rows the input holds when known before reading (Parquet's footer), else -1.
+  virtual int64_t num_rows() const { return -1; }
+  // Reads made from a random-access source (Parquet), else -1.
+  virtual int64_t read_count() const { return -1; }
+  // "parquet" or "csv".
+  virtual std::string format_name() const = 0;
+  // One line on how a CSV input is read (dialect and header); "" for Parquet.
+  virtual std::string DialectLine() const { return ""; }
+  // Rows skipped so far as ragged (--ragged skip): a line with the count and the first lines
+  // where they were, or "" when none were.
+  virtual std::string SkippedRowsReport() const { return ""; }
+};
+
+enum class InputFormat { kParquet, kCsv, kTsv };
+
+// --input-format, else the extension: .csv and .tsv, also followed by .gz, .zst or .zstd,
+// are CSV; anything else is Parquet, as before CSV was read.
+Result<InputFormat> ResolveInputFormat(const std::string& path, const std::string& input_format);
+
+// What a command asks of any input.
+struct SourceOptions {
+  std::vector<std::string> columns;  // top-level columns, in this order (empty: all)
+  int64_t batch_rows = 64 * 1024;
+  int threads = 0;  // 0: every core
+  // Parquet only.
+  bool verify_checksums = true;
+  std::optional<bool> pre_buffer;  // unset: the reader's default (on for URLs)
+};
+
+// Opens `path` (a local file or, for Parquet, an http(s):// URL). CSV-only options given for
+// a Parquet input are an error naming the option.
+Result<std::unique_ptr<BatchSource>> OpenBatchSource(const std::string& path, const CsvCliOptions& csv,
+                                                     const SourceOptions& options, MemoryPool* pool);
+
+// Prints source.SkippedRowsReport() on stderr when there is one.
+void ReportSkippedRows(const BatchSource& source);
+
+}  // namespace strata::cli
