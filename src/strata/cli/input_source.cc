@@ -93,32 +93,18 @@ class CsvBatchSource final : public BatchSource {
     read.read.batch_rows = options.batch_rows;
     read.read.threads = options.threads;
     if (!cli.schema.empty()) STRATA_RETURN_NOT_OK(ApplySchema(path, cli, &read, pool));
+    // The reader converts only the selected columns (the others are parsed, not converted).
+    read.convert.include_columns = options.columns;
     auto out = std::make_unique<CsvBatchSource>();
     out->path_ = path;
     STRATA_ASSIGN_OR_RETURN(out->reader_, csv::CsvReader::Open(path, read, pool));
-    const SchemaPtr& full = out->reader_->schema();
-    out->schema_ = full;
-    if (!options.columns.empty()) {
-      std::vector<FieldPtr> fields;
-      for (const auto& name : options.columns) {
-        const int index = full->GetFieldIndex(name);
-        if (index < 0) return Status::Invalid("'{}' has no top-level column '{}'", path, name);
-        out->projection_.push_back(index);
-        fields.push_back(full->field(index));
-      }
-      out->schema_ = strata::schema(std::move(fields));
-    }
+    out->schema_ = out->reader_->schema();
     return std::unique_ptr<BatchSource>(std::move(out));
   }
 
   const SchemaPtr& schema() const override { return schema_; }
   Result<std::shared_ptr<RecordBatch>> Next() override {
-    STRATA_ASSIGN_OR_RETURN(auto batch, reader_->Next());
-    if (!batch || projection_.empty()) return batch;
-    std::vector<Array> columns;
-    columns.reserve(projection_.size());
-    for (const int index : projection_) columns.push_back(batch->column(index));
-    return std::make_shared<RecordBatch>(schema_, batch->num_rows(), std::move(columns));
+    return reader_->Next();
   }
   int64_t raw_bytes_read() const override { return reader_->raw_bytes_read(); }
   int64_t raw_size() const override { return reader_->raw_size(); }
@@ -173,7 +159,6 @@ class CsvBatchSource final : public BatchSource {
 
   std::string path_;
   std::unique_ptr<csv::CsvReader> reader_;
-  std::vector<int> projection_;  // empty: every column
   SchemaPtr schema_;
 };
 

@@ -57,6 +57,9 @@ struct ConvertOptions {
   // inferred. A column in neither keeps its inferred type.
   SchemaPtr schema;
   std::vector<std::pair<std::string, TypePtr>> column_types;
+  // Columns to convert, by name, in this order (empty: all). The others are still parsed
+  // (their line breaks and quotes matter) but never converted.
+  std::vector<std::string> include_columns;
   // Every column read as its exact text (utf8), nothing inferred.
   bool all_strings = false;
   // Strings that are not valid UTF-8 fail (naming line and column); when false they are

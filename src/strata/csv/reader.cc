@@ -170,28 +170,41 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
   ParsedRows sample(pool_);
   BlockParseResult first_result, sample_result;
   // The first row, then the sample's other complete rows; a row longer than what has been
-  // read makes the window grow (up to max_row_bytes, which the parser enforces).
+  // read makes the window grow, no further than a row starting at `row_start` needs for the
+  // parser to enforce max_row_bytes (its bytes and a CRLF).
+  auto grow_for_row = [&](int64_t row_start) {
+    const int64_t enough = row_start + options_.parse.max_row_bytes + 2;
+    return FillWindow(std::max(window_size_ + 1, std::min(window_size_ * 2 + options_.read.block_bytes, enough)));
+  };
   while (true) {
     first_row.Clear(-1);
     const std::string_view data(reinterpret_cast<const char*>(window_->data()), static_cast<size_t>(window_size_));
     STRATA_RETURN_NOT_OK(parser_->Parse(data, window_size_, eof_, window_line_, 1, &first_row, &first_result));
     if (first_row.num_rows() == 1 || eof_) break;
-    STRATA_RETURN_NOT_OK(FillWindow(window_size_ * 2 + options_.read.block_bytes));
+    STRATA_RETURN_NOT_OK(grow_for_row(0));
   }
   if (first_row.num_rows() == 0) {  // nothing but blank lines or comments
     DropFront(window_.get(), &window_size_, window_size_);
     std::vector<FieldPtr> fields;
     for (const auto& name : options_.parse.column_names) fields.push_back(field(name, utf8()));
-    schema_ = strata::schema(std::move(fields));
+    schema_ = full_schema_ = strata::schema(std::move(fields));
     input_exhausted_ = true;
     return Status::OK();
   }
   const int columns = first_row.num_columns();
-  const std::string_view data(reinterpret_cast<const char*>(window_->data()), static_cast<size_t>(window_size_));
-  const std::string_view rest = data.substr(static_cast<size_t>(first_result.consumed));
-  sample.Clear(columns);
-  STRATA_RETURN_NOT_OK(parser_->Parse(rest, std::min<int64_t>(sample_bytes, static_cast<int64_t>(rest.size())), eof_,
-                                      window_line_ + first_result.lines, INT64_MAX, &sample, &sample_result));
+  // The sample is every row starting within sample_bytes after the first row, each whole:
+  // what is inferred must not depend on how far the window happened to reach (block_bytes).
+  STRATA_RETURN_NOT_OK(FillWindow(first_result.consumed + sample_bytes));
+  while (true) {
+    const std::string_view data(reinterpret_cast<const char*>(window_->data()), static_cast<size_t>(window_size_));
+    const std::string_view rest = data.substr(static_cast<size_t>(first_result.consumed));
+    const int64_t stop = std::min<int64_t>(sample_bytes, static_cast<int64_t>(rest.size()));
+    sample.Clear(columns);
+    STRATA_RETURN_NOT_OK(
+        parser_->Parse(rest, stop, eof_, window_line_ + first_result.lines, INT64_MAX, &sample, &sample_result));
+    if (eof_ || sample_result.consumed >= stop) break;
+    STRATA_RETURN_NOT_OK(grow_for_row(first_result.consumed + sample_result.consumed));
+  }
   skipped_rows_ += sample_result.skipped_rows;
   skipped_examples_ = sample_result.skipped_examples;
 
@@ -266,7 +279,23 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
     }
     fields.push_back(field(name, type));
   }
-  schema_ = strata::schema(std::move(fields));
+  full_schema_ = strata::schema(fields);
+  num_input_columns_ = columns;
+  // Only the included columns are converted (all are parsed: a field's end is found by
+  // reading it anyway).
+  selected_.clear();
+  if (convert.include_columns.empty()) {
+    for (int c = 0; c < columns; ++c) selected_.push_back(c);
+  } else {
+    for (const auto& name : convert.include_columns) {
+      const auto it = std::find(names.begin(), names.end(), name);
+      if (it == names.end()) return Status::Invalid("'{}' has no column '{}'", input_->name(), name);
+      selected_.push_back(static_cast<int>(it - names.begin()));
+    }
+  }
+  std::vector<FieldPtr> selected_fields;
+  for (int c : selected_) selected_fields.push_back(fields[static_cast<size_t>(c)]);
+  schema_ = strata::schema(std::move(selected_fields));
 
   if (whole_file_types != nullptr && whole_file_types->empty()) {
     // The first pass of infer_whole_file: keep observing, convert nothing.
@@ -294,6 +323,7 @@ Status CsvReader::Start(const std::vector<TypePtr>* whole_file_types) {
     DropFront(window_.get(), &window_size_, 3);
   }
   STRATA_RETURN_NOT_OK(SkipLeadingLines());
+  STRATA_RETURN_NOT_OK(FillWindow(options_.read.sample_bytes));  // skipped lines took part of it
   const std::string_view sample(reinterpret_cast<const char*>(window_->data()),
                                 static_cast<size_t>(std::min(window_size_, options_.read.sample_bytes)));
   STRATA_ASSIGN_OR_RETURN(dialect_, DetectDialect(sample, options_.parse, pool_));
@@ -308,8 +338,9 @@ Status CsvReader::Convert(const ParsedRows& rows, std::vector<std::shared_ptr<Re
   if (num_rows == 0) return Status::OK();
   std::vector<Array> columns;
   columns.reserve(static_cast<size_t>(schema_->num_fields()));
-  for (int c = 0; c < schema_->num_fields(); ++c) {
-    const FieldPtr& f = schema_->field(c);
+  for (int i = 0; i < schema_->num_fields(); ++i) {
+    const int c = selected_[static_cast<size_t>(i)];
+    const FieldPtr& f = schema_->field(i);
     ColumnContext context{input_->name(), f->name(), c, inferred_[static_cast<size_t>(c)], options_.read.sample_bytes};
     STRATA_ASSIGN_OR_RETURN(Array array, ConvertColumn(rows, c, f->type(), options_.convert, context, pool_));
     columns.push_back(std::move(array));
@@ -372,11 +403,20 @@ Status CsvReader::SubmitNextWindow() {
     // Until the input ends, the last block (from the last row start) waits for the next window.
     parsed_blocks = eof_ ? starts.size() : starts.size() - 1;
     if (parsed_blocks > 0) break;
-    if (window_size_ > options_.parse.max_row_bytes + block_bytes) {
-      return Status::LimitExceeded("'{}' line {}: a row longer than {} bytes (max_row_bytes; a quote never closed?)",
-                                   input_->name(), window_line_, options_.parse.max_row_bytes);
+    // One row longer than the window: read more of it. It starts within the first block
+    // (short rows before it wait with it), so past max_row_bytes + block_bytes it is too
+    // long: the parser then fails naming its line. Growth stops there, so a quote never
+    // closed holds about max_row_bytes of window, not twice that.
+    int64_t row_start = 0;
+    if (window_size_ > options_.parse.max_row_bytes + block_bytes + 2) {
+      ParsedRows rows(pool_);
+      rows.Clear(schema_->num_fields());
+      BlockParseResult result;
+      STRATA_RETURN_NOT_OK(parser_->Parse(data, window_size_, false, window_line_, INT64_MAX, &rows, &result));
+      row_start = result.consumed;  // not reached for a row that long; grow past its start
     }
-    target = window_size_ * 2;  // one row longer than the window: read more of it
+    const int64_t enough = row_start + options_.parse.max_row_bytes + block_bytes + 3;
+    target = std::max(window_size_ + 1, std::min(window_size_ * 2, enough));
   }
 
   const int slot_index = windows_[0].in_flight ? 1 : 0;
@@ -397,7 +437,7 @@ Status CsvReader::SubmitNextWindow() {
   slot.num_blocks = parsed_blocks;
   slot.group = std::make_unique<exec::TaskGroup>(cpu_pool_, threads_);
   const std::string_view data(reinterpret_cast<const char*>(slot.buffer->data()), static_cast<size_t>(slot.size));
-  const int columns = schema_->num_fields();
+  const int columns = num_input_columns_;
   const bool is_final = eof_;
   for (size_t b = 0; b < parsed_blocks; ++b) {
     Block* block = slot.blocks[b].get();
@@ -421,7 +461,7 @@ Status CsvReader::CollectWindow(Window* window) {
   const Status status = window->group->Wait();
   window->in_flight = false;
   STRATA_RETURN_NOT_OK(status);
-  const int columns = schema_->num_fields();
+  const int columns = num_input_columns_;
   for (size_t b = 0; b < window->num_blocks; ++b) {
     Block& block = *window->blocks[b];
     if (block.result.consumed != block.stop - block.start) {

@@ -59,7 +59,10 @@ class CsvReader {
   // Every remaining batch as one table.
   Result<std::shared_ptr<Table>> ReadAll();
 
+  // The columns read (all, or ConvertOptions::include_columns in that order).
   const SchemaPtr& schema() const { return schema_; }
+  // Every column of the input with its type, included or not.
+  const SchemaPtr& input_schema() const { return full_schema_; }
   const Dialect& dialect() const { return dialect_; }
   bool has_header() const { return has_header_; }
   // Rows skipped as ragged (RaggedRows::kSkip) so far, and the first few of them.
@@ -111,7 +114,10 @@ class CsvReader {
   std::unique_ptr<BlockParser> parser_;
   std::unique_ptr<BlockSplitter> splitter_;
   bool has_header_ = false;
-  SchemaPtr schema_;
+  SchemaPtr schema_;       // the included columns (ConvertOptions::include_columns)
+  SchemaPtr full_schema_;  // every column of the input
+  std::vector<int> selected_;  // input column of each schema_ field
+  int num_input_columns_ = 0;
   std::vector<bool> inferred_;  // per column: the type was inferred, not given
 
   // Input bytes not yet parsed: window_[0, window_size_), starting at a row start on

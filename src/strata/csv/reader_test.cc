@@ -215,3 +215,21 @@ TEST(CsvReader, MemoryIsReusedAndBounded) {
 
 }  // namespace
 }  // namespace strata::csv
+
+namespace strata::csv {
+namespace {
+
+TEST(CsvReader, IncludeColumnsConvertsOnlyThose) {
+  CsvReadOptions options;
+  options.convert.include_columns = {"c", "a"};
+  CSV_ASSIGN_OR_FAIL(reader, CsvReader::Open(Memory("a,b,c\n1,x,2.5\n3,\"y\nz\",4.5\n"), options, SystemMemoryPool()));
+  EXPECT_EQ(reader->schema()->ToString(), strata::schema({field("c", float64()), field("a", int64())})->ToString());
+  EXPECT_EQ(reader->input_schema()->num_fields(), 3);
+  CSV_ASSIGN_OR_FAIL(table, reader->ReadAll());
+  EXPECT_EQ(Rows(*table), (std::vector<std::string>{"2.5|1", "4.5|3"}));
+  options.convert.include_columns = {"nope"};
+  EXPECT_FALSE(CsvReader::Open(Memory("a,b\n1,2\n"), options, SystemMemoryPool()).ok());
+}
+
+}  // namespace
+}  // namespace strata::csv
