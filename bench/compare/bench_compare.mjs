@@ -7,8 +7,10 @@
 // so drift on the machine hits all engines alike. Medians and the median of per-round ratios
 // against strata go to results.json / results.md / time.png / memory.png. Beside the engines,
 // two strata rows: the read+decompress limit (`strata pages`) and pre-buffering on (see
-// workloads.mjs). Write workloads check each engine's output instead of its stdout: the row
-// count it reports and strata's scan summary of the file it wrote must equal the input's.
+// workloads.mjs). Write and csv_to_parquet workloads check each engine's output instead of its
+// stdout: the row count it reports and strata's scan summary of the file it wrote must equal
+// strata's summary of the input (for a CSV input, strata's reading of it: the engines' type
+// inference must agree).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,7 +19,8 @@ import { diffSummaries } from '../peers/compare_scan.mjs';
 import { measure, median, summaryOf } from './measure.mjs';
 import { writeCharts, writeMarkdown } from './report.mjs';
 import {
-  commandFor, engineApplies, engines, outputFor, startupCommand, STRATA_BIN, strataAvailable, strataScanCommand, workloads,
+  commandFor, engineApplies, engines, outputFor, startupCommand, STRATA_BIN, strataAvailable, strataScanCommand,
+  threadedKind, workloads, writesOutput,
 } from './workloads.mjs';
 
 function parseArgs(argv) {
@@ -79,7 +82,7 @@ function checkAgreement(workload, warmups) {
   // The limit row prints page totals, not a scan summary: only its row count is comparable.
   const full = produced.filter((w) => w.engine.name !== 'limit');
   // Write workloads: every output against the input (the 'input' entry, see runWorkload).
-  const reference = workload.kind === 'write' ? full.find((w) => w.engine.id === 'input')
+  const reference = writesOutput(workload) ? full.find((w) => w.engine.id === 'input')
     : full.find((w) => w.engine.peer) ?? full[0];
   if (!reference) return disagreements;
   for (const other of produced) {
@@ -126,7 +129,7 @@ function writtenSummary(cell, warm, input) {
 
 // Write workloads start every run without the engine's previous output.
 function removeOutput(cell) {
-  if (cell.workload.kind === 'write') rmSync(outputFor(cell.engine, cell.workload), { force: true });
+  if (writesOutput(cell.workload)) rmSync(outputFor(cell.engine, cell.workload), { force: true });
 }
 
 function runWorkload(workload, engineList, runs) {
@@ -134,7 +137,7 @@ function runWorkload(workload, engineList, runs) {
     .map((engine) => ({ engine, workload, argv: commandFor(engine, workload), error: null, seconds: [], rss: [] }));
   const warmups = [];
   let input = null;
-  if (workload.kind === 'write') {
+  if (writesOutput(workload)) {
     mkdirSync(workload.outputDir, { recursive: true });
     const scan = measure(strataScanCommand(workload.file));
     input = scan.ok ? summaryOf(scan.stdout) : null;
@@ -151,7 +154,7 @@ function runWorkload(workload, engineList, runs) {
     const warm = measure(cell.argv, { env: envFor(cell.engine) });
     let summary = warm.ok ? summaryOf(warm.stdout) : null;
     let checkError = null;
-    if (warm.ok && workload.kind === 'write') {
+    if (warm.ok && writesOutput(workload)) {
       const checked = writtenSummary(cell, warm, input);
       summary = checked.summary ?? null;
       checkError = checked.error ?? null;
@@ -176,10 +179,10 @@ function runWorkload(workload, engineList, runs) {
       if (!run.ok) console.log(`  ${cell.engine.id} failed in round ${round + 1}: ${run.error}`);
     }
   }
-  if (workload.kind === 'write') rmSync(workload.outputDir, { recursive: true, force: true });
+  if (writesOutput(workload)) rmSync(workload.outputDir, { recursive: true, force: true });
   const strata = active.find((c) => c.engine.baseline);
   const limit = active.find((c) => c.engine.name === 'limit' && c.argv);
-  // Write workloads: each row against strata convert at the same thread count.
+  // Write and CSV workloads: each row against strata at the same thread count.
   const strataAt = (threads) => active.find((c) => c.engine.name === 'strata' && c.engine.threads === threads && c.argv);
   const cells = active.map((cell) => ({
     id: cell.engine.id, engine: cell.engine.name, label: cell.engine.label, threads: cell.engine.threads,
@@ -191,8 +194,8 @@ function runWorkload(workload, engineList, runs) {
     memoryRatio: cell === strata ? (strata.argv ? 1 : null) : ratio(cell.rss, strata?.rss),
     // strata's scans against the read+decompress limit: median of per-round (scan / limit).
     limitRatio: cell.engine.name === 'strata' && limit && cell.argv ? ratio(cell.seconds, limit.seconds) : null,
-    sameThreadsTimeRatio: workload.kind === 'write' && cell.engine.peer ? ratio(cell.seconds, strataAt(cell.engine.threads)?.seconds) : null,
-    sameThreadsMemoryRatio: workload.kind === 'write' && cell.engine.peer ? ratio(cell.rss, strataAt(cell.engine.threads)?.rss) : null,
+    sameThreadsTimeRatio: threadedKind(workload) && cell.engine.peer ? ratio(cell.seconds, strataAt(cell.engine.threads)?.seconds) : null,
+    sameThreadsMemoryRatio: threadedKind(workload) && cell.engine.peer ? ratio(cell.rss, strataAt(cell.engine.threads)?.rss) : null,
   }));
   for (const c of cells) {
     if (c.medianSeconds !== null) {
@@ -233,7 +236,7 @@ function main() {
       console.log(`${workload.name}: hook only, no engine has a command yet`);
       continue;
     }
-    if (workload.kind === 'write' && !strataAvailable()) {
+    if (writesOutput(workload) && !strataAvailable()) {
       console.log(`${workload.name}: skipped, the outputs are checked with strata (${STRATA_BIN} is missing)`);
       continue;
     }

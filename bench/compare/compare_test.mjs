@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { writeMarkdown } from './report.mjs';
-import { commandFor, engines, outputFor, STRATA_BIN, workloads } from './workloads.mjs';
+import { commandFor, engines, outputFor, POLARS_CSV_INFER_ROWS, STRATA_BIN, workloads } from './workloads.mjs';
 
 const byName = (name) => workloads('D').find((w) => w.name === name);
 
@@ -122,6 +122,79 @@ test('the report has the writer table against the peers at the same threads', ()
     assert.match(md, /\| write_lineitem_snappy \| 1 \| 2\.00 s \| 80 MiB \| 2\.60 s \| 1\.30x \| 400 MiB \| n\/a \| n\/a \| n\/a \| yes \| yes \|/);
     assert.match(md, /\| write_lineitem_snappy \| 2 \| 1\.20 s \| 95 MiB \| 1\.08 s \| 0\.90x \| 650 MiB \| 1\.80 s \| 1\.50x \| 600 MiB \| no \| no \|/);
     assert.match(md, /\| write_lineitem_snappy \| strata \| 2 \| 1\.20 s \|/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the CSV workloads run strata at 1 and nproc threads and both peers with their CSV readers', () => {
+  const cores = os.availableParallelism?.() ?? os.cpus().length;
+  const all = engines();
+  const read = byName('csv_read_lineitem');
+  const convert = byName('csv_to_parquet_lineitem');
+  assert.equal(convert.outputDir, path.join('D', 'csv-out'));
+  assert.equal(read.outputDir, undefined);
+  for (const w of [read, convert]) {
+    const strata = all.filter((e) => e.name === 'strata' && commandFor(e, w));
+    assert.deepEqual(strata.map((e) => e.threads), cores > 1 ? [1, cores] : [1]);
+    assert.ok(all.every((e) => e.name !== 'limit' || commandFor(e, w) === null));
+    assert.equal(commandFor(all.find((e) => e.id === 'strata-prebuf'), w), null);
+  }
+  const [one, many] = all.filter((e) => e.name === 'strata' && commandFor(e, read));
+  assert.deepEqual(commandFor(one, read), [STRATA_BIN, 'scan', '--json', '--stats', '--threads', '1', 'D/lineitem.csv']);
+  if (many) {
+    assert.deepEqual(commandFor(many, read), [STRATA_BIN, 'scan', '--json', '--stats', '--threads', String(cores), 'D/lineitem.csv']);
+  }
+  const out = (id) => path.join('D', 'csv-out', `csv_to_parquet_lineitem.${id}.parquet`);
+  assert.deepEqual(commandFor(one, convert), [STRATA_BIN, 'convert', '--threads', '1', 'D/lineitem.csv', out('strata-1t')]);
+  // Peers: the scan summary of the CSV, and write_peer.mjs from the CSV; Polars infers from a
+  // sample the size of strata's, DuckDB keeps its sniffer's default.
+  const duck = all.find((e) => e.peer === 'duckdb' && e.threads === 1);
+  const polars = all.find((e) => e.peer === 'polars' && e.threads === cores);
+  const infer = ['--infer-rows', String(POLARS_CSV_INFER_ROWS)];
+  assert.deepEqual(commandFor(duck, read).slice(1), ['bench/peers/scan_summary.mjs', 'duckdb', 'D/lineitem.csv', '--threads', '1']);
+  assert.deepEqual(commandFor(polars, read).slice(1),
+    ['bench/peers/scan_summary.mjs', 'polars', 'D/lineitem.csv', '--threads', String(cores), ...infer]);
+  assert.deepEqual(commandFor(duck, convert).slice(1),
+    ['bench/compare/write_peer.mjs', 'duckdb', 'D/lineitem.csv', out('duckdb-1t'), '--threads', '1']);
+  assert.deepEqual(commandFor(polars, convert).slice(1),
+    ['bench/compare/write_peer.mjs', 'polars', 'D/lineitem.csv', out(`polars-${cores}t`), '--threads', String(cores), ...infer]);
+  const writers = all.filter((e) => commandFor(e, convert));
+  assert.equal(new Set(writers.map((e) => outputFor(e, convert))).size, writers.length);
+  // The Parquet write workload keeps its commands (no CSV arguments).
+  assert.ok(!commandFor(all.find((e) => e.peer === 'polars' && e.threads === 1), byName('write_lineitem_snappy')).includes('--infer-rows'));
+});
+
+test('the report has the CSV table against the peers at the same threads', () => {
+  const cell = (id, engine, threads, seconds, rssMiB, extra = {}) => ({
+    id, engine, label: engine, threads, peer: engine === 'strata' ? null : engine, error: null,
+    medianSeconds: seconds, medianRssKiB: rssMiB * 1024, timeRatio: null, memoryRatio: null, limitRatio: null,
+    sameThreadsTimeRatio: null, sameThreadsMemoryRatio: null, ...extra,
+  });
+  const results = {
+    date: '2026-01-01T00:00:00Z', quick: false, runs: 3, loadAverageAfter: [1, 1, 1], elapsedSeconds: 60,
+    machine: { cpu: 'CPU', nproc: 2, memoryGiB: '4.0', os: 'Linux', node: '20', duckdb: 'd', polars: 'p',
+      strata: 'strata 0', loadAverage: [0.5, 0.5, 0.5] },
+    startup: [],
+    workloads: [{
+      name: 'csv_read_lineitem', kind: 'csv_read', file: 'f', disagreements: [],
+      engines: [
+        cell('strata-1t', 'strata', 1, 4.0, 50, { timeRatio: 1, memoryRatio: 1 }),
+        cell('strata-2t', 'strata', 2, 2.5, 60, { timeRatio: 0.62 }),
+        cell('duckdb-1t', 'duckdb', 1, 6.0, 300, { sameThreadsTimeRatio: 1.5 }),
+        cell('polars-2t', 'polars', 2, 5.0, 2000, { sameThreadsTimeRatio: 2 }),
+      ],
+    }],
+  };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'compare-test-'));
+  try {
+    writeMarkdown(path.join(dir, 'results.md'), results);
+    const md = readFileSync(path.join(dir, 'results.md'), 'utf8');
+    assert.match(md, /## CSV: strata against the peers at the same thread count/);
+    assert.match(md, /\| csv_read_lineitem \| 1 \| 4\.00 s \| 50 MiB \| n\/a \| n\/a \| n\/a \| 6\.00 s \| 1\.50x \| 300 MiB \|/);
+    assert.match(md, /\| csv_read_lineitem \| 2 \| 2\.50 s \| 60 MiB \| 5\.00 s \| 2\.00x \| 2000 MiB \| n\/a \| n\/a \| n\/a \|/);
+    assert.match(md, /CSV workloads read a CSV file/);
+    assert.doesNotMatch(md, /## Writer: strata convert/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { POLARS_CSV_INFER_ROWS } from './workloads.mjs';
 
 const fmtSeconds = (s) => (s === null ? 'n/a' : s < 1 ? `${(s * 1000).toFixed(0)} ms` : `${s.toFixed(2)} s`);
 const fmtMiB = (kib) => (kib === null ? 'n/a' : `${(kib / 1024).toFixed(0)} MiB`);
@@ -55,6 +56,14 @@ export function writeMarkdown(file, results) {
       '"time vs strata" is against strata at 1 thread; the writer table compares at the same thread count.');
   }
 
+  if (results.workloads.some((w) => w.kind === 'csv_read' || w.kind === 'csv_to_parquet')) {
+    lines.push('', 'CSV workloads read a CSV file with each engine\'s own type inference: csv_read prints the scan summary ' +
+      '(strata `scan --json --stats --threads N`, DuckDB `read_csv` with its sniffer\'s 20,480-row sample, Polars `scanCSV` ' +
+      `with types from ${POLARS_CSV_INFER_ROWS} rows and dates parsed; strata infers from its first MiB), csv_to_parquet writes it as snappy ` +
+      'Parquet (strata `convert --threads N IN OUT`, DuckDB `COPY (SELECT * FROM read_csv(IN)) TO OUT`, Polars ' +
+      '`scanCSV(IN).sinkParquet(OUT)`), every output checked before timing against strata\'s summary of the CSV.');
+  }
+
   const limited = results.workloads.filter((w) => w.engines.some((e) => e.limitRatio !== null));
   if (limited.length) {
     lines.push('', '## strata against the read + decompress limit (issue 7: full scan within 1.5x)', '',
@@ -101,6 +110,23 @@ export function writeMarkdown(file, results) {
     }
   }
 
+  const csvRows = results.workloads.filter((w) => (w.kind === 'csv_read' || w.kind === 'csv_to_parquet') &&
+    w.engines.some((e) => e.medianSeconds !== null));
+  if (csvRows.length) {
+    lines.push('', '## CSV: strata against the peers at the same thread count (peer / strata > 1: strata is faster)', '',
+      '| workload | threads | strata | strata RSS | polars | polars / strata | polars RSS | duckdb | duckdb / strata | duckdb RSS |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const w of csvRows) {
+      for (const s of w.engines.filter((e) => e.engine === 'strata' && e.medianSeconds !== null)) {
+        const peer = (name) => w.engines.find((e) => e.peer === name && e.threads === s.threads && e.medianSeconds !== null);
+        const cells = (e) => (e ? [fmtSeconds(e.medianSeconds), fmtRatio(e.sameThreadsTimeRatio), fmtMiB(e.medianRssKiB)]
+          : ['n/a', 'n/a', 'n/a']);
+        lines.push(`| ${w.name} | ${s.threads} | ${fmtSeconds(s.medianSeconds)} | ${fmtMiB(s.medianRssKiB)} | ` +
+          `${cells(peer('polars')).join(' | ')} | ${cells(peer('duckdb')).join(' | ')} |`);
+      }
+    }
+  }
+
   lines.push('', '## Node start-up (node + loading the engine module, then exit)', '',
     '| module | median time | median peak RSS |', '|---|---:|---:|');
   for (const s of results.startup) {
@@ -110,7 +136,7 @@ export function writeMarkdown(file, results) {
   lines.push('', '## Do the engines agree?', '');
   lines.push(problems.length ? '**DISAGREEMENTS** (summaries differ, see results.json):'
     : 'Every engine that ran printed the same summary for every workload (the limit row: the same row count; ' +
-      'write workloads: strata\'s scan summary of every output equals the input\'s).');
+      'write and csv_to_parquet workloads: strata\'s scan summary of every output equals the input\'s).');
   lines.push(...problems);
   const errors = results.workloads.flatMap((w) => w.engines.filter((e) => e.error)
     .map((e) => `- ${w.name} / ${e.id}: ${e.error}`));

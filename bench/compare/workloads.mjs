@@ -15,11 +15,19 @@ const WRITE = 'bench/compare/write_peer.mjs';
 
 export const PROJECTED_COLUMNS = ['l_extendedprice', 'l_shipdate']; // 2 of lineitem's 16
 
+// Rows Polars infers a CSV's types from in the CSV workloads: about strata's 1 MiB sample
+// (8,000 lineitem rows; DuckDB keeps its own 20,480-row sniffer sample). scan_summary.mjs's
+// default, the whole file (the correctness check's choice), is one extra single-threaded
+// pass: 481 s instead of 7 s on the 6M-row lineitem.csv.
+export const POLARS_CSV_INFER_ROWS = 10000;
+const csvPeerArgs = (engine) => (engine.peer === 'polars' ? ['--infer-rows', String(POLARS_CSV_INFER_ROWS)] : []);
+
 // kind: scan (summary of every column) | project (summary of PROJECTED_COLUMNS) | footer
 // (metadata only) | write (rewrite `file` as a snappy Parquet file in `outputDir`: strata
-// convert, Polars read + write, DuckDB COPY; see outputFor) | csv_read | csv_to_parquet. The
-// last two are hooks: they have no commands yet and are skipped until an engine gets one (see
-// commandFor).
+// convert, Polars read + write, DuckDB COPY; see outputFor) | csv_read (the scan summary of a
+// CSV file, types inferred: strata scan, DuckDB read_csv, Polars scanCSV) | csv_to_parquet
+// (the CSV file as a snappy Parquet file in `outputDir`: strata convert, DuckDB COPY from
+// read_csv, Polars scanCSV -> sinkParquet).
 export function workloads(dataDir) {
   const f = (name) => path.join(dataDir, name);
   return [
@@ -32,7 +40,7 @@ export function workloads(dataDir) {
     { name: 'scan_large_binary', kind: 'scan', file: f('large_binary.parquet') },
     { name: 'footer_wide', kind: 'footer', file: f('wide.parquet') },
     { name: 'csv_read_lineitem', kind: 'csv_read', file: f('lineitem.csv') },
-    { name: 'csv_to_parquet_lineitem', kind: 'csv_to_parquet', file: f('lineitem.csv') },
+    { name: 'csv_to_parquet_lineitem', kind: 'csv_to_parquet', file: f('lineitem.csv'), outputDir: f('csv-out') },
     { name: 'write_lineitem_snappy', kind: 'write', file: f('lineitem_snappy.parquet'), outputDir: f('write-out') },
   ];
 }
@@ -44,8 +52,9 @@ export function workloads(dataDir) {
 //                  of the read+decompress limit"). Scan and project workloads only.
 //   strata prebuf: `strata scan --pre-buffer on` on the lineitem scans; the baseline row runs
 //                  with the default (auto), which is off for local files.
-//   strata Nt:     `strata convert --threads N` at nproc threads, write workloads only (the
-//                  baseline row is --threads 1); kept with --quick, as it is not a peer.
+//   strata Nt:     strata at nproc threads on the write and CSV workloads (`convert --threads
+//                  N`, `scan --threads N`; their baseline row is --threads 1); kept with
+//                  --quick, as it is not a peer.
 // With `quick`, the peers run at 1 thread only (the like-for-like rows: strata decodes on one
 // thread), which keeps --quick under 3 minutes on 2 busy cores.
 export function engines({ quick = false } = {}) {
@@ -56,7 +65,7 @@ export function engines({ quick = false } = {}) {
     { name: 'limit', label: 'limit (strata pages)', peer: null, threads: 1, appliesTo: scanLike },
     { name: 'strata', variant: 'prebuf', label: 'strata, pre-buffer on', peer: null, threads: 1,
       appliesTo: (w) => w.kind === 'scan' && w.name.startsWith('scan_lineitem') },
-    { name: 'strata', label: 'strata', peer: null, threads: cores, appliesTo: (w) => w.kind === 'write' },
+    { name: 'strata', label: 'strata', peer: null, threads: cores, appliesTo: threadedKind },
     { name: 'duckdb', label: 'duckdb', peer: 'duckdb', threads: 1 },
     { name: 'duckdb', label: 'duckdb', peer: 'duckdb', threads: cores },
     { name: 'polars', label: 'polars', peer: 'polars', threads: 1 },
@@ -69,6 +78,17 @@ export function engines({ quick = false } = {}) {
     seen.add(e.id);
     return !(quick && e.peer && e.threads > 1);
   });
+}
+
+// Workloads that write a file into workload.outputDir (one per engine, see outputFor).
+export function writesOutput(workload) {
+  return workload.kind === 'write' || workload.kind === 'csv_to_parquet';
+}
+
+// Workloads strata runs at 1 and at nproc threads, each peer row compared with the strata row
+// of its thread count.
+export function threadedKind(workload) {
+  return writesOutput(workload) || workload.kind === 'csv_read';
 }
 
 export function engineApplies(engine, workload) {
@@ -100,9 +120,11 @@ export function commandFor(engine, workload) {
       case 'scan': return [STRATA_BIN, 'scan', '--json', '--stats', ...prebuf, workload.file];
       case 'project': return [STRATA_BIN, 'scan', '--json', '--stats', ...prebuf, ...columns, workload.file];
       case 'footer': return [STRATA_BIN, 'meta', '--json', workload.file];
-      case 'write':
+      case 'write': case 'csv_to_parquet':
         return [STRATA_BIN, 'convert', '--threads', String(engine.threads), workload.file, outputFor(engine, workload)];
-      default: return null; // csv_read / csv_to_parquet: hooks
+      case 'csv_read':
+        return [STRATA_BIN, 'scan', '--json', '--stats', '--threads', String(engine.threads), workload.file];
+      default: return null;
     }
   }
   const threads = ['--threads', String(engine.threads)];
@@ -111,6 +133,9 @@ export function commandFor(engine, workload) {
     case 'project': return [NODE, SCAN, engine.peer, workload.file, ...threads, ...columns];
     case 'footer': return [NODE, META, engine.peer, workload.file];
     case 'write': return [NODE, WRITE, engine.peer, workload.file, outputFor(engine, workload), ...threads];
+    case 'csv_to_parquet':
+      return [NODE, WRITE, engine.peer, workload.file, outputFor(engine, workload), ...threads, ...csvPeerArgs(engine)];
+    case 'csv_read': return [NODE, SCAN, engine.peer, workload.file, ...threads, ...csvPeerArgs(engine)];
     default: return null;
   }
 }

@@ -1,7 +1,10 @@
 // Scan summary computed by DuckDB (@duckdb/node-api): types come from DuckDB's parquet_schema()
 // (the file's own SchemaElements), count / nulls / min / max from one aggregate query that reads
 // every selected column, and the values are written by summary_format.mjs.
+// CSV files (summarize(file, {csv})) are read with read_csv and DuckDB's own sniffing and type
+// inference (or the types given, csv_options.mjs); their types come from DESCRIBE.
 import { DuckDBInstance } from '@duckdb/node-api';
+import { duckCsvSource, specTypeOfDuck } from './csv_options.mjs';
 import {
   formatBinary, formatDate, formatDecimal, formatFloat32, formatFloat64, formatInteger,
   formatTime, formatTimestamp, specTypeOf, summaryLine, truncateInteger, decimalTextToUnscaled,
@@ -123,8 +126,10 @@ export class DuckDBSummary {
     return reader.getRowObjects();
   }
 
-  // Returns the summary line for `file`, restricted to `columns` (names) when given.
-  async summarize(file, { columns } = {}) {
+  // Returns the summary line for `file`, restricted to `columns` (names) when given. With `csv`
+  // (an options object of csv_options.mjs, {} for DuckDB's defaults) the file is read as CSV.
+  async summarize(file, { columns, csv } = {}) {
+    if (csv) return this.summarizeCsv(file, { columns, csv });
     const source = `read_parquet(${sqlString(file)})`;
     const schemaRows = await this.rows(`SELECT * FROM parquet_schema(${sqlString(file)})`);
     const described = await this.rows(`DESCRIBE SELECT * FROM ${source}`);
@@ -136,6 +141,21 @@ export class DuckDBSummary {
       name: field.name, type: specTypeOf(field), sqlName: described[i].column_name,
       duckType: described[i].column_type,
     }));
+    return this.aggregate(source, file, selected, columns);
+  }
+
+  // The CSV reading: DuckDB's types from DESCRIBE of read_csv, as spec types.
+  async summarizeCsv(file, { columns, csv }) {
+    const source = duckCsvSource(file, csv, sqlString);
+    const described = await this.rows(`DESCRIBE SELECT * FROM ${source}`);
+    const selected = described.map((d) => ({
+      name: d.column_name, type: specTypeOfDuck(d.column_type), sqlName: d.column_name, duckType: d.column_type,
+    }));
+    return this.aggregate(source, file, selected, columns);
+  }
+
+  // One aggregate query over `source` for the `selected` columns (restricted to `columns`).
+  async aggregate(source, file, selected, columns) {
     if (columns) {
       selected = columns.map((name) => {
         const found = selected.find((c) => c.name === name);

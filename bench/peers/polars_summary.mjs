@@ -2,8 +2,13 @@
 // (Polars' reading of the Parquet schema, see README.md for what it cannot say), count / nulls /
 // min / max from one lazy aggregate over every selected column, values written by
 // summary_format.mjs. Set POLARS_MAX_THREADS before importing this module to pick the threads.
+// CSV files ({csv} options, see csv_options.mjs) are read with pl.scanCSV, Polars' own type
+// inference over the whole file by default (inferSchemaLength), dates and datetimes parsed
+// (parseDates: without it Polars reads them as strings).
 import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import pl from 'nodejs-polars';
+import { polarsSeparator, polarsTypeOf } from './csv_options.mjs';
 import {
   decimalTextToUnscaled, formatBinary, formatDate, formatDecimal, formatFloat32, formatFloat64,
   formatInteger, formatTime, formatTimestamp, summaryLine,
@@ -27,6 +32,7 @@ function specTypeOf(frame, name) {
   } catch (error) {
     if (/DataType Binary\b/.test(error.message)) return 'binary';
     if (/DataType Float16\b/.test(error.message)) return 'float16';
+    if (/DataType Int128\b/.test(error.message)) return 'int128';
     if (/DataType (List|Struct|Array)\b/.test(error.message)) return 'nested';
     throw error;
   }
@@ -39,6 +45,7 @@ function specTypeOf(frame, name) {
   }
   if (variant === 'Datetime') return `timestamp[${dtype.timeUnit ?? dtype.inner?.[0] ?? 'us'}]`;
   if (variant === 'Null') return 'null';
+  if (variant === 'Int128') return 'int128';
   throw new Error(`column '${name}': Polars type ${dtype} has no scan-summary type`);
 }
 
@@ -80,9 +87,66 @@ function formatPolarsValue(value, type) {
   return formatInteger(value);
 }
 
-// Returns the summary line for `file`, restricted to `columns` (names) when given.
-export function polarsSummary(file, { columns } = {}) {
-  const scan = pl.scanParquet(file);
+// Bytes of the file's text: the file's size, or for gzip the uncompressed size in its last
+// member's trailer (ISIZE, modulo 2^32: enough for the files this reads).
+function textBytes(file) {
+  const size = statSync(file).size;
+  if (!/\.gz(ip)?$/i.test(file) || size < 18) return size;
+  const fd = openSync(file, 'r');
+  try {
+    const trailer = Buffer.alloc(4);
+    readSync(fd, trailer, 0, 4, size - 4);
+    return Math.max(size, trailer.readUInt32LE(0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// inferSchemaLength for "the whole file". nodejs-polars turns null into 0 (every column a
+// string) and Polars reserves 24 bytes per row of it up front (2^32 - 1 asks for 96 GiB), so
+// the bound is the most records the file can hold: a record of N columns takes at least N
+// bytes (N - 1 separators and a line end).
+export function polarsInferLength(file, columnCount) {
+  return Math.floor(textBytes(file) / Math.max(1, columnCount)) + 2;
+}
+
+// The lazy CSV scan of `file` for `options` (csv_options.mjs). Given types replace Polars' own
+// for those columns (Polars takes a whole schema: the others keep their inferred types).
+export function polarsCsvScan(file, options = {}) {
+  const base = { sep: polarsSeparator(file, options), parseDates: true, hasHeader: true };
+  if (options.nulls) {
+    // Polars reads an unquoted empty field as null without being told, and would read a quoted
+    // empty field as null too if '' were among its null values.
+    const nulls = options.nulls.filter((n) => n !== '');
+    if (nulls.length) base.nullValues = nulls;
+  }
+  let inferRows = options.inferRows;
+  if (!inferRows || inferRows === 'all') {
+    const header = pl.scanCSV(file, { ...base, inferSchemaLength: 1 }).columns.length;
+    inferRows = polarsInferLength(file, header);
+  }
+  if (!options.schema?.length) return pl.scanCSV(file, { ...base, inferSchemaLength: Number(inferRows) });
+  const given = new Map(options.schema.map((c) => [c.name, polarsTypeOf(pl, c.type)]));
+  const names = pl.scanCSV(file, { ...base, inferSchemaLength: 1 }).columns;
+  for (const name of given.keys()) {
+    if (!names.includes(name)) throw new Error(`--schema names '${name}', which ${file} does not have`);
+  }
+  let inferred = {};
+  if (names.some((n) => !given.has(n))) {
+    inferred = pl.scanCSV(file, { ...base, inferSchemaLength: Number(inferRows) }).limit(0).collectSync().schema;
+  }
+  const schema = Object.fromEntries(names.map((n) => [n, given.get(n) ?? inferred[n]]));
+  return pl.scanCSV(file, { ...base, schema });
+}
+
+function scanOf(file, csv) {
+  return csv ? polarsCsvScan(file, csv) : pl.scanParquet(file);
+}
+
+// Returns the summary line for `file`, restricted to `columns` (names) when given. With `csv`
+// (csv_options.mjs; {} for Polars' defaults) the file is read as CSV.
+export function polarsSummary(file, { columns, csv } = {}) {
+  const scan = scanOf(file, csv);
   const names = columns ?? scan.columns;
   for (const name of names) {
     if (!scan.columns.includes(name)) throw new Error(`no column '${name}' in ${file}`);
@@ -111,8 +175,8 @@ export function polarsSummary(file, { columns } = {}) {
 
 // { column: "rows:sha256" }: Polars' own hash of every value (Series.hash, fixed seeds), in row
 // order, so a reading of a file and of its rewrite can be compared value for value.
-export function polarsDigest(file, { columns } = {}) {
-  const scan = pl.scanParquet(file);
+export function polarsDigest(file, { columns, csv } = {}) {
+  const scan = scanOf(file, csv);
   const names = columns ?? scan.columns;
   const hashed = scan.select(...names.map((n, i) => pl.col(n).hash(1, 2, 3, 4).cast(pl.Utf8).alias(`h_${i}`)))
     .collectSync();

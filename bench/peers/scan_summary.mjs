@@ -1,36 +1,71 @@
 #!/usr/bin/env node
-// Usage: node bench/peers/scan_summary.mjs ENGINE FILE [--threads N] [--columns a,b]
+// Usage: node bench/peers/scan_summary.mjs ENGINE FILE [--threads N] [--columns a,b] [CSV options]
 //        node bench/peers/scan_summary.mjs ENGINE --batch [--digest] [--threads N] FILE...
 // ENGINE is duckdb, polars, parquet-wasm (arrow-rs) or hyparquet. Reads FILE with that engine,
 // decodes every column (or the chosen ones) and prints the scan-summary line of
 // /work/shared/SCAN-SUMMARY.md. Exit code 1 and a message on stderr when the engine refuses the
 // file; 2 on bad usage.
+// CSV files (.csv, .tsv, .txt, .psv, also .gz / .zst; or --format csv) are read by duckdb
+// (read_csv) and polars (scanCSV) with the engine's own dialect and type inference; see
+// csv_options.mjs. CSV options: --sep C (Polars: default ',' or '\t' for .tsv; DuckDB sniffs),
+// --null S (repeatable: the null spellings, replacing the engine's; quoted fields are never
+// null in DuckDB then), --schema 'name:type,...' (strata's --schema syntax and type names),
+// --infer-rows N|all (DuckDB's sniffer sample, default 20480 rows; Polars' inference, default
+// the whole file).
 // --batch summarises every FILE in this one process (the engine starts once) and prints one JSON
 // object per file: {"file":F,"line":"<summary line>"} or {"file":F,"error":"<message>"}; exit 0.
 // --digest (with --batch) adds "digest":{column:"rows:sha256"} of every value (not for duckdb).
+
+import { isCsvPath, parseSchemaSpec } from './csv_options.mjs';
 
 export const ENGINES = ['duckdb', 'polars', 'parquet-wasm', 'hyparquet'];
 
 function usage(message) {
   if (message) console.error(`scan_summary: ${message}`);
   console.error(`usage: scan_summary.mjs ${ENGINES.join('|')} FILE [--threads N] [--columns a,b]\n` +
-    `       scan_summary.mjs ENGINE --batch [--digest] [--threads N] FILE...`);
+    `       scan_summary.mjs ENGINE --batch [--digest] [--threads N] FILE...\n` +
+    '  CSV: [--format auto|csv|parquet] [--sep C] [--null S]... [--schema name:type,...] [--infer-rows N|all]');
   process.exit(2);
 }
 
 export function parseArgs(argv) {
-  const options = { threads: null, columns: null, batch: false, digest: false, positional: [] };
+  const options = { threads: null, columns: null, batch: false, digest: false, positional: [],
+    format: 'auto', csv: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--threads') options.threads = Number(argv[++i]);
-    else if (arg === '--columns') options.columns = argv[++i].split(',').filter((c) => c !== '');
+    const value = () => (i + 1 < argv.length ? argv[++i] : usage(`${arg} needs a value`));
+    if (arg === '--threads') options.threads = Number(value());
+    else if (arg === '--columns') options.columns = value().split(',').filter((c) => c !== '');
     else if (arg === '--batch') options.batch = true;
     else if (arg === '--digest') options.digest = true;
-    else if (arg.startsWith('--')) usage(`unknown option ${arg}`);
+    else if (arg === '--format') options.format = value();
+    else if (arg === '--sep') {
+      const v = value();
+      options.csv.sep = v === '\\t' || v === 'tab' ? '\t' : v;
+    }
+    else if (arg === '--null') (options.csv.nulls ??= []).push(value());
+    else if (arg === '--schema') {
+      try {
+        options.csv.schema = parseSchemaSpec(value());
+      } catch (error) {
+        usage(error.message);
+      }
+    } else if (arg === '--infer-rows') {
+      const v = value();
+      options.csv.inferRows = v === 'all' ? 'all' : Number(v);
+      if (v !== 'all' && !(Number(v) >= 1)) usage('--infer-rows takes a number >= 1 or all');
+    } else if (arg.startsWith('--')) usage(`unknown option ${arg}`);
     else options.positional.push(arg);
   }
   if (options.threads !== null && !(options.threads >= 1)) usage('--threads needs a number >= 1');
+  if (!['auto', 'csv', 'parquet'].includes(options.format)) usage(`--format takes auto, csv or parquet`);
   return options;
+}
+
+// The CSV options for `file` (csv_options.mjs), or null when it is read as Parquet.
+export function csvOptionsFor(file, options) {
+  const csv = options.format === 'csv' || (options.format === 'auto' && isCsvPath(file));
+  return csv ? options.csv ?? {} : null;
 }
 
 // A summariser for `engine`: { summarize(file, {columns}) -> Promise<line>, close() }, and for
@@ -50,24 +85,26 @@ export async function openEngine(engine, { threads } = {}) {
     return { summarize: async (file, opts) => polarsSummary(file, opts),
       digest: async (file, opts) => polarsDigest(file, opts), close() {} };
   }
+  const parquetOnly = (fn) => async (file, opts) => {
+    if (opts?.csv) throw new Error(`${engine} reads Parquet only, not CSV`);
+    return fn(file, opts);
+  };
   if (engine === 'parquet-wasm') {
     const { parquetWasmSummary, parquetWasmDigest } = await import('./parquet_wasm_summary.mjs');
-    return { summarize: async (file, opts) => parquetWasmSummary(file, opts),
-      digest: async (file, opts) => parquetWasmDigest(file, opts), close() {} };
+    return { summarize: parquetOnly(parquetWasmSummary), digest: parquetOnly(parquetWasmDigest), close() {} };
   }
   if (engine === 'hyparquet') {
     const { hyparquetSummary, hyparquetDigest } = await import('./hyparquet_summary.mjs');
-    return { summarize: (file, opts) => hyparquetSummary(file, opts),
-      digest: (file, opts) => hyparquetDigest(file, opts), close() {} };
+    return { summarize: parquetOnly(hyparquetSummary), digest: parquetOnly(hyparquetDigest), close() {} };
   }
   throw new Error(`unknown engine '${engine}' (${ENGINES.join(', ')})`);
 }
 
-// Computes the line with `engine`.
-export async function scanSummary(engine, file, { threads, columns } = {}) {
+// Computes the line with `engine`; `csv` (csv_options.mjs) reads `file` as CSV.
+export async function scanSummary(engine, file, { threads, columns, csv } = {}) {
   const summariser = await openEngine(engine, { threads });
   try {
-    return await summariser.summarize(file, { columns });
+    return await summariser.summarize(file, { columns, csv });
   } finally {
     summariser.close();
   }
@@ -87,10 +124,11 @@ async function main() {
     for (const file of files) {
       let record;
       try {
-        record = { file, line: await summariser.summarize(file, { columns: options.columns }) };
+        const csv = csvOptionsFor(file, options);
+        record = { file, line: await summariser.summarize(file, { columns: options.columns, csv }) };
         if (options.digest && summariser.digest) {
           try {
-            record.digest = await summariser.digest(file, { columns: options.columns });
+            record.digest = await summariser.digest(file, { columns: options.columns, csv });
           } catch (error) {
             record.digestError = oneLine(error?.message ?? error);
           }
@@ -107,7 +145,7 @@ async function main() {
   const [engine, file] = options.positional;
   if (!ENGINES.includes(engine)) usage(`unknown engine '${engine}'`);
   try {
-    console.log(await scanSummary(engine, file, options));
+    console.log(await scanSummary(engine, file, { ...options, csv: csvOptionsFor(file, options) }));
   } catch (error) {
     console.error(`scan_summary: ${engine} cannot summarise ${file}: ${error.message}`);
     process.exitCode = 1;
