@@ -93,6 +93,7 @@ bool ElementEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t b
       return ArrayRangeEquals(*a.dictionary, DictionaryIndex(a, ai), *b.dictionary, DictionaryIndex(b, bi), 1);
     default: {
       const int width = a.type->byte_width();
+      if (width == 0) return true;  // fixed_size_binary(0): no bytes, and maybe no buffer
       return std::memcmp(a.buffers[1]->data() + (a.offset + ai) * width, b.buffers[1]->data() + (b.offset + bi) * width,
                          static_cast<size_t>(width)) == 0;
     }
