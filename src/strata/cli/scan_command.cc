@@ -10,6 +10,7 @@
 #include "strata/cli/command.h"
 #include "strata/cli/input_source.h"
 #include "strata/cli/scan_summary.h"
+#include "strata/exec/thread_pool.h"
 #include "strata/memory/memory_pool.h"
 
 namespace strata::cli {
@@ -47,10 +48,12 @@ Status RunScan(const ScanArgs& args) {
   if (args.pre_buffer != "auto") options.pre_buffer = args.pre_buffer == "on";
   STRATA_ASSIGN_OR_RETURN(auto batches, OpenBatchSource(args.file, args.csv, options, pool));
   ScanSummary summary(*batches->schema());
+  exec::ThreadPool* cpu_pool = args.threads == 1 ? nullptr : exec::DefaultThreadPool();
+  const int threads = cpu_pool == nullptr ? 1 : (args.threads == 0 ? cpu_pool->num_threads() : args.threads);
   while (true) {
     STRATA_ASSIGN_OR_RETURN(auto batch, batches->Next());
     if (!batch) break;
-    summary.Add(*batch);
+    summary.Add(*batch, cpu_pool, threads);
   }
   ReportSkippedRows(*batches);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

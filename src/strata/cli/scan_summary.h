@@ -9,6 +9,10 @@
 
 #include "strata/array/record_batch.h"
 
+namespace strata::exec {
+class ThreadPool;
+}
+
 namespace strata::cli {
 
 class ColumnSummary;
@@ -18,8 +22,9 @@ class ScanSummary {
   explicit ScanSummary(const Schema& schema);
   ~ScanSummary();
 
-  // Folds a batch in; its schema must be the one given at construction.
-  void Add(const RecordBatch& batch);
+  // Folds a batch in; its schema must be the one given at construction. With a pool and
+  // threads > 1 the columns are summarised in parallel (each column's state is its own).
+  void Add(const RecordBatch& batch, exec::ThreadPool* pool = nullptr, int threads = 1);
 
   int64_t rows() const { return rows_; }
   // Bytes of the decoded arrays' buffers seen so far (for MB/s).
