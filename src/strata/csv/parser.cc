@@ -111,9 +111,15 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
   int64_t rows = 0;
   const char* p = begin;
   // A parsed field's bytes go to `text`; grow it only when a field does not fit (rare: the
-  // caller reserves the block's size, and unescaped text is never longer than the input).
+  // caller reserves the block's size). Unescaped text is never longer than the input, so
+  // growth stops at `data`'s size: doubling past it would take up to twice a long row's
+  // bytes (a quote never closed reaches max_row_bytes).
+  const int64_t text_bound = text->size() + static_cast<int64_t>(data.size());
   auto append = [&](const char* from, int64_t n) -> Status {
-    if (text->size() + n > text->capacity()) STRATA_RETURN_NOT_OK(text->GrowForAppend(text->size() + n));
+    if (text->size() + n > text->capacity()) {
+      const int64_t need = text->size() + n;
+      STRATA_RETURN_NOT_OK(text->Reserve(std::max(need, std::min(2 * text->capacity(), text_bound))));
+    }
     text->UnsafeAppend(from, n);
     return Status::OK();
   };
@@ -145,6 +151,7 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
 
     bool incomplete = false;
     bool row_done = false;
+    const char* row_end = end;  // where the row's bytes end, before its line break
     int fields = 0;
     while (!row_done) {
       FieldKind kind = FieldKind::kPlain;
@@ -224,6 +231,7 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
         ++p;
       } else {  // CR or LF
         if (ambiguous_cr(p)) { incomplete = true; break; }
+        row_end = p;
         p += line_break_length(p);
         ++line;
         row_done = true;
@@ -233,7 +241,8 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
     }
 
     if (incomplete) {
-      if (end - row_start > max_row_bytes_) {
+      // max_row_bytes counts a row's bytes without its line break: a CR at the end may be one.
+      if (end - row_start - (end[-1] == '\r' ? 1 : 0) > max_row_bytes_) {
         return Status::LimitExceeded("'{}' line {}: a row longer than {} bytes (max_row_bytes; a quote never closed?)",
                                      name_, row_line, max_row_bytes_);
       }
@@ -242,9 +251,9 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
       p = row_start;
       break;
     }
-    if (p - row_start > max_row_bytes_) {
+    if (row_end - row_start > max_row_bytes_) {
       return Status::LimitExceeded("'{}' line {}: a row of {} bytes is longer than max_row_bytes ({})", name_, row_line,
-                                   p - row_start, max_row_bytes_);
+                                   row_end - row_start, max_row_bytes_);
     }
     if (out->num_columns() < 0) out->set_num_columns(fields);  // the first row sets the width
     const int expected = out->num_columns();

@@ -41,8 +41,8 @@ struct ParseOptions {
   // Lines skipped before anything else (before the header), counted as input lines.
   int64_t skip_rows = 0;
   RaggedRows ragged_rows = RaggedRows::kError;
-  // A row (its bytes in the input) longer than this fails with LimitExceeded: it bounds the
-  // memory a hostile file can take (a quote never closed).
+  // A row (its bytes in the input, not counting its line break) longer than this fails with
+  // LimitExceeded: it bounds the memory a hostile file can take (a quote never closed).
   int64_t max_row_bytes = 64 << 20;
 
   Status Validate() const;

@@ -26,6 +26,7 @@ STRATA_DECLARE_FUZZ_TARGET(delta_byte_array)
 STRATA_DECLARE_FUZZ_TARGET(byte_stream_split)
 STRATA_DECLARE_FUZZ_TARGET(codec)
 STRATA_DECLARE_FUZZ_TARGET(file_reader)
+STRATA_DECLARE_FUZZ_TARGET(csv_reader)
 
 namespace strata::fuzz {
 namespace {
@@ -52,6 +53,7 @@ const Target kTargets[] = {
     {"byte_stream_split", StrataFuzz_byte_stream_split, false},
     {"codec", StrataFuzz_codec, false},
     {"file_reader", StrataFuzz_file_reader, true},
+    {"csv_reader", StrataFuzz_csv_reader, false},
 };
 
 std::string ReadAll(const fs::path& path) {
@@ -78,7 +80,8 @@ TEST_P(FuzzRegressionTest, CommittedInputs) {
   int inputs = 0;
   if (fs::is_directory(dir)) {
     for (const auto& entry : fs::directory_iterator(dir)) {
-      if (!entry.is_regular_file() || entry.path().filename().string().starts_with(".")) continue;
+      const std::string file = entry.path().filename().string();
+      if (!entry.is_regular_file() || file.starts_with(".") || file == "README.md") continue;
       RunInput(GetParam(), entry.path());
       ++inputs;
     }

@@ -5,16 +5,32 @@
 
 namespace strata::testing {
 
-std::string ParquetTestingDir() {
+namespace {
+
+// $`variable`, else ../shared/`folder` beside the source tree; "" when missing.
+std::string SharedDataDir(const char* variable, const char* folder) {
   namespace fs = std::filesystem;
-  if (const char* env = std::getenv("STRATA_PARQUET_TESTING"); env != nullptr && *env != '\0') {
+  if (const char* env = std::getenv(variable); env != nullptr && *env != '\0') {
     return fs::is_directory(env) ? fs::absolute(env).string() : std::string();
   }
   // Tests run with STRATA_SOURCE_DIR set by CTest; the default sits beside the checkout.
   const char* source = std::getenv("STRATA_SOURCE_DIR");
   fs::path base = source != nullptr ? fs::path(source) : fs::current_path();
-  fs::path dir = base / ".." / "shared" / "parquet-testing";
+  fs::path dir = base / ".." / "shared" / folder;
   return fs::is_directory(dir) ? fs::canonical(dir).string() : std::string();
+}
+
+}  // namespace
+
+std::string ParquetTestingDir() { return SharedDataDir("STRATA_PARQUET_TESTING", "parquet-testing"); }
+
+std::string ArrowTestingDir() { return SharedDataDir("STRATA_ARROW_TESTING", "arrow-testing"); }
+
+std::string ArrowTestingFile(const std::string& relative) { return ArrowTestingDir() + "/" + relative; }
+
+bool RunningUnderCi() {
+  const char* ci = std::getenv("CI");
+  return ci != nullptr && *ci != '\0' && std::string(ci) != "false" && std::string(ci) != "0";
 }
 
 std::string ParquetTestingFile(const std::string& relative) {

@@ -1,4 +1,4 @@
-// Where tests find data no one here wrote: the public parquet-testing files.
+// Where tests find data no one here wrote: the public parquet-testing and arrow-testing files.
 #pragma once
 
 #include <string>
@@ -11,6 +11,14 @@ std::string ParquetTestingDir();
 
 // The absolute path of `relative` inside parquet-testing.
 std::string ParquetTestingFile(const std::string& relative);
+
+// $STRATA_ARROW_TESTING, else ../shared/arrow-testing beside the source tree; "" when
+// missing (see STRATA_REQUIRE_ARROW_TESTING).
+std::string ArrowTestingDir();
+std::string ArrowTestingFile(const std::string& relative);
+
+// The environment variable CI is set (to anything but "", "0" or "false").
+bool RunningUnderCi();
 
 }  // namespace strata::testing
 
@@ -25,4 +33,18 @@ std::string ParquetTestingFile(const std::string& relative);
       }                                                                                    \
       GTEST_SKIP() << "parquet-testing folder not found (set STRATA_PARQUET_TESTING)";     \
     }                                                                                      \
+  } while (false)
+
+// The same for arrow-testing: a missing folder fails when CI is set, and is a clear skip
+// elsewhere.
+#define STRATA_REQUIRE_ARROW_TESTING()                                                             \
+  do {                                                                                             \
+    if (::strata::testing::ArrowTestingDir().empty()) {                                            \
+      if (::strata::testing::RunningUnderCi()) {                                                   \
+        FAIL() << "arrow-testing folder not found (set STRATA_ARROW_TESTING or check out "         \
+                  "apache/arrow-testing beside the source tree as ../shared/arrow-testing)";       \
+      }                                                                                            \
+      GTEST_SKIP() << "arrow-testing folder not found (set STRATA_ARROW_TESTING or check out "     \
+                      "apache/arrow-testing beside the source tree as ../shared/arrow-testing)";   \
+    }                                                                                              \
   } while (false)
