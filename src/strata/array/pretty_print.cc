@@ -9,6 +9,7 @@
 #include "strata/array/chunked_array.h"
 #include "strata/array/record_batch.h"
 #include "strata/array/table.h"
+#include "strata/array/value_text.h"
 
 namespace strata {
 
@@ -27,46 +28,6 @@ bool IsNullAt(const ArrayData& d, int64_t i) {
   return bits != nullptr && !bitmap::GetBit(bits, d.offset + i);
 }
 
-float HalfToFloat(uint16_t h) {
-  const int sign = (h >> 15) & 1;
-  const int exponent = (h >> 10) & 0x1f;
-  const int mantissa = h & 0x3ff;
-  float value;
-  if (exponent == 0) {
-    value = std::ldexp(static_cast<float>(mantissa), -24);
-  } else if (exponent == 31) {
-    value = mantissa == 0 ? INFINITY : NAN;
-  } else {
-    value = std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
-  }
-  return sign ? -value : value;
-}
-
-// Days since 1970-01-01 to a proleptic Gregorian date (the era-based civil calendar method).
-void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const int64_t doe = z - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  *d = static_cast<unsigned>(doy - (153 * mp + 2) / 5 + 1);
-  *m = static_cast<unsigned>(mp < 10 ? mp + 3 : mp - 9);
-  *y = yoe + era * 400 + (*m <= 2);
-}
-
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-int64_t UnitsPerSecond(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return 1;
-    case TimeUnit::kMilli: return 1000;
-    case TimeUnit::kMicro: return 1000000;
-    case TimeUnit::kNano: return 1000000000;
-  }
-  return 1;
-}
-
 int FractionDigits(TimeUnit unit) {
   switch (unit) {
     case TimeUnit::kSecond: return 0;
@@ -78,23 +39,21 @@ int FractionDigits(TimeUnit unit) {
 }
 
 void AppendDate(int64_t days, std::string* out) {
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
-  fmt::format_to(std::back_inserter(*out), "{:04}-{:02}-{:02}", y, m, d);
+  char text[value_text::kMaxDateChars];
+  out->append(text, value_text::WriteDate(days, text));
 }
 
 // HH:MM:SS[.fraction] for `units` of `unit` into the day (0 <= units < one day).
 void AppendTimeOfDay(int64_t units, TimeUnit unit, std::string* out) {
-  const int64_t per_second = UnitsPerSecond(unit);
+  const int64_t per_second = value_text::UnitsPerSecond(unit);
   const int64_t seconds = units / per_second;
   fmt::format_to(std::back_inserter(*out), "{:02}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60);
   if (per_second > 1) fmt::format_to(std::back_inserter(*out), ".{:0{}}", units % per_second, FractionDigits(unit));
 }
 
 void AppendTimestamp(int64_t value, TimeUnit unit, std::string* out) {
-  const int64_t per_day = UnitsPerSecond(unit) * 86400;
-  const int64_t days = FloorDiv(value, per_day);
+  const int64_t per_day = value_text::UnitsPerSecond(unit) * 86400;
+  const int64_t days = value_text::FloorDiv(value, per_day);
   AppendDate(days, out);
   out->push_back(' ');
   AppendTimeOfDay(value - days * per_day, unit, out);
@@ -102,42 +61,13 @@ void AppendTimestamp(int64_t value, TimeUnit unit, std::string* out) {
 
 // Little-endian two's-complement integer of `bytes` bytes (16 or 32), printed with `scale`.
 void AppendDecimal(const uint8_t* bytes, int width, int32_t scale, std::string* out) {
-  uint64_t limbs[4] = {0, 0, 0, 0};
-  const int n = width / 8;
-  std::memcpy(limbs, bytes, static_cast<size_t>(width));
-  const bool negative = (limbs[n - 1] >> 63) != 0;
-  if (negative) {  // two's complement negation
-    uint64_t carry = 1;
-    for (int k = 0; k < n; ++k) {
-      limbs[k] = ~limbs[k] + carry;
-      carry = carry && limbs[k] == 0;
-    }
-  }
-  std::string digits;
-  auto is_zero = [&] {
-    for (int k = 0; k < n; ++k) {
-      if (limbs[k] != 0) return false;
-    }
-    return true;
-  };
-  do {  // divide by 10 from the top limb down
-    unsigned __int128 remainder = 0;
-    for (int k = n - 1; k >= 0; --k) {
-      const unsigned __int128 cur = (remainder << 64) | limbs[k];
-      limbs[k] = static_cast<uint64_t>(cur / 10);
-      remainder = cur % 10;
-    }
-    digits.push_back(static_cast<char>('0' + static_cast<int>(remainder)));
-  } while (!is_zero());
-  if (scale > 0) {
-    while (static_cast<int32_t>(digits.size()) <= scale) digits.push_back('0');
-  }
-  if (negative) out->push_back('-');
-  for (size_t k = digits.size(); k-- > 0;) {
-    out->push_back(digits[k]);
-    if (scale > 0 && k == static_cast<size_t>(scale) && k != 0) out->push_back('.');
-  }
-  if (scale < 0) out->append(static_cast<size_t>(-scale), '0');
+  value_text::DecimalDigits digits;
+  value_text::ToDecimalDigits(bytes, width, &digits);
+  const size_t at = out->size();
+  const auto length = static_cast<size_t>(value_text::DecimalTextLength(digits, scale));
+  out->resize(at + length);
+  char* end = value_text::WriteDecimal(digits, scale, out->data() + at);
+  out->resize(static_cast<size_t>(end - out->data()));
 }
 
 void AppendQuoted(std::string_view s, std::string* out) {
@@ -226,7 +156,7 @@ class Printer {
       case TypeId::kUInt16: fmt::format_to(it, "{}", Load<uint16_t>(d, i)); break;
       case TypeId::kUInt32: fmt::format_to(it, "{}", Load<uint32_t>(d, i)); break;
       case TypeId::kUInt64: fmt::format_to(it, "{}", Load<uint64_t>(d, i)); break;
-      case TypeId::kFloat16: fmt::format_to(it, "{}", HalfToFloat(Load<uint16_t>(d, i))); break;
+      case TypeId::kFloat16: fmt::format_to(it, "{}", value_text::HalfToFloat(Load<uint16_t>(d, i))); break;
       case TypeId::kFloat32: fmt::format_to(it, "{}", Load<float>(d, i)); break;
       case TypeId::kFloat64: fmt::format_to(it, "{}", Load<double>(d, i)); break;
       case TypeId::kDecimal128:
@@ -236,7 +166,7 @@ class Printer {
         break;
       }
       case TypeId::kDate32: AppendDate(Load<int32_t>(d, i), out); break;
-      case TypeId::kDate64: AppendDate(FloorDiv(Load<int64_t>(d, i), 86400000), out); break;
+      case TypeId::kDate64: AppendDate(value_text::FloorDiv(Load<int64_t>(d, i), 86400000), out); break;
       case TypeId::kTime32: AppendTimeOfDay(Load<int32_t>(d, i), type.unit(), out); break;
       case TypeId::kTime64: AppendTimeOfDay(Load<int64_t>(d, i), type.unit(), out); break;
       case TypeId::kTimestamp: AppendTimestamp(Load<int64_t>(d, i), type.unit(), out); break;
