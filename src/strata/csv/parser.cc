@@ -127,6 +127,25 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
   // A CR as the last byte may be the first half of a CRLF whose LF has not been read yet.
   auto ambiguous_cr = [&](const char* at) { return !is_final && *at == '\r' && at + 1 == end; };
   *result = BlockParseResult{};
+  // The byte after the escape at `p`, taken literally (inside quotes or not); `incomplete`
+  // when it has not been read yet.
+  auto take_escaped = [&](bool* incomplete) -> Status {
+    if (p + 1 == end) {
+      if (!is_final) {
+        *incomplete = true;
+        return Status::OK();
+      }
+      return Status::Invalid("'{}' line {}: the input ends after an escape character", name_, line);
+    }
+    if (ambiguous_cr(p + 1)) {
+      *incomplete = true;
+      return Status::OK();
+    }
+    if (p[1] == '\n' || (p[1] == '\r' && (p + 2 == end || p[2] != '\n'))) ++line;
+    STRATA_RETURN_NOT_OK(append(p + 1, 1));
+    p += 2;
+    return Status::OK();
+  };
 
   while (p < stop_at && rows < max_rows) {
     const char* const row_start = p;
@@ -182,14 +201,8 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
             p += n;
             ++line;
           } else if (d.escaping && c == d.escape) {
-            if (p + 1 == end) {
-              if (!is_final) { incomplete = true; break; }
-              return Status::Invalid("'{}' line {}: the input ends after an escape character", name_, line);
-            }
-            if (ambiguous_cr(p + 1)) { incomplete = true; break; }
-            if (p[1] == '\n' || (p[1] == '\r' && (p + 2 == end || p[2] != '\n'))) ++line;
-            STRATA_RETURN_NOT_OK(append(p + 1, 1));
-            p += 2;
+            STRATA_RETURN_NOT_OK(take_escaped(&incomplete));
+            if (incomplete) break;
           } else {  // the quote
             if (d.double_quote && p + 1 < end && p[1] == d.quote) {
               STRATA_RETURN_NOT_OK(append(p, 1));
@@ -211,14 +224,8 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
         p = FindSpecial(p, end, unquoted_special_, unquoted_words_);
         STRATA_RETURN_NOT_OK(append(run, p - run));
         if (p < end && d.escaping && *p == d.escape) {
-          if (p + 1 == end) {
-            if (!is_final) { incomplete = true; break; }
-            return Status::Invalid("'{}' line {}: the input ends after an escape character", name_, line);
-          }
-          if (ambiguous_cr(p + 1)) { incomplete = true; break; }
-          if (p[1] == '\n' || (p[1] == '\r' && (p + 2 == end || p[2] != '\n'))) ++line;
-          STRATA_RETURN_NOT_OK(append(p + 1, 1));
-          p += 2;
+          STRATA_RETURN_NOT_OK(take_escaped(&incomplete));
+          if (incomplete) break;
           continue;
         }
         break;
