@@ -13,28 +13,10 @@
 namespace strata::arrow_c {
 namespace {
 
+using testing::AllTypes;
 using testing::RandomArrays;
 using testing::ReleaseCounter;
 using testing::SchemaReleaseCounter;
-
-std::vector<TypePtr> AllTypes() {
-  auto kv = map(utf8(), int32(), /*keys_sorted=*/true);
-  return {null(), boolean(), int8(), int16(), int32(), int64(), uint8(), uint16(), uint32(), uint64(), float16(),
-          float32(), float64(), decimal128(38, 10), decimal128(5, -2), decimal256(76, 20), date32(), date64(),
-          time32(TimeUnit::kSecond), time32(TimeUnit::kMilli), time64(TimeUnit::kMicro), time64(TimeUnit::kNano),
-          timestamp(TimeUnit::kSecond), timestamp(TimeUnit::kMilli, "UTC"), timestamp(TimeUnit::kMicro, "+05:30"),
-          timestamp(TimeUnit::kNano, "America/New_York"), duration(TimeUnit::kSecond), duration(TimeUnit::kNano),
-          binary(), utf8(), large_binary(), large_utf8(), binary_view(), utf8_view(), fixed_size_binary(7),
-          fixed_size_binary(0), list(int32()), large_list(utf8()), fixed_size_list(int16(), 3),
-          fixed_size_list(float64(), 0), list(field("element", utf8_view(), false)),
-          struct_({field("a", int64()), field("b", utf8(), false), field("c", boolean())}), kv,
-          map(int32(), list(utf8())), dictionary(int8(), utf8()), dictionary(int32(), float64(), /*ordered=*/true),
-          dictionary(uint16(), list(int8())),
-          // Depth: list<struct<x: list<map<string, struct<d: dictionary>>>, y: fixed_size_list>>.
-          list(struct_({field("x", list(map(utf8(), struct_({field("d", dictionary(int16(), large_utf8()))})))),
-                        field("y", fixed_size_list(decimal128(10, 2), 2))})),
-          large_list(large_list(list(binary_view())))};
-}
 
 // Buffer data pointers of `a` and `b` are the same memory, all the way down.
 void ExpectSameMemory(const ArrayData& a, const ArrayData& b, const std::string& path) {

@@ -13,6 +13,8 @@
 #include "strata/cli/command.h"
 #include "strata/cli/input_source.h"
 #include "strata/csv/writer.h"
+#include "strata/io/output_sink.h"
+#include "strata/ipc/ipc_writer.h"
 #include "strata/memory/memory_pool.h"
 #include "strata/parquet/file_writer.h"
 
@@ -36,9 +38,11 @@ struct ConvertArgs {
   int threads = 0;
   bool stats = false;
   std::optional<std::string> csv_null;
+  std::string ipc_compression = "none";
   CsvCliOptions csv;
   std::vector<CLI::Option*> parquet_only;  // writer options that mean nothing for CSV output
   CLI::Option* csv_null_option = nullptr;
+  CLI::Option* ipc_compression_option = nullptr;
 };
 
 std::string Lower(std::string text) {
@@ -80,7 +84,9 @@ Result<bool> ParseOnOff(const std::string& option, const std::string& value) {
   return Status::Invalid("{} takes on or off, not '{}'", option, value);
 }
 
-enum class OutputFormat { kParquet, kCsv, kTsv };
+enum class OutputFormat { kParquet, kCsv, kTsv, kIpcFile, kIpcStream };
+
+bool IsIpc(OutputFormat format) { return format == OutputFormat::kIpcFile || format == OutputFormat::kIpcStream; }
 
 Result<OutputFormat> OutputFormatOf(const std::string& path) {
   const std::string p = Lower(path);
@@ -90,12 +96,14 @@ Result<OutputFormat> OutputFormatOf(const std::string& path) {
   if (ends_with(".parquet") || ends_with(".pq") || ends_with(".parq")) return OutputFormat::kParquet;
   if (ends_with(".csv")) return OutputFormat::kCsv;
   if (ends_with(".tsv")) return OutputFormat::kTsv;
+  if (ends_with(".arrow") || ends_with(".feather") || ends_with(".ipc")) return OutputFormat::kIpcFile;
+  if (ends_with(".arrows")) return OutputFormat::kIpcStream;
   for (const char* compressed : {".csv.gz", ".csv.zst", ".tsv.gz", ".tsv.zst", ".csv.zstd", ".tsv.zstd"}) {
     if (ends_with(compressed)) {
       return Status::NotImplemented("'{}': convert does not compress CSV output (write .csv, then compress it)", path);
     }
   }
-  return Status::NotImplemented("'{}': convert writes .parquet, .csv or .tsv files (by the output's extension)", path);
+  return Status::NotImplemented("'{}': convert writes .parquet, .csv, .tsv, Arrow IPC files (.arrow, .feather, .ipc) or streams (.arrows), by the output's extension", path);
 }
 
 Result<parquet::WriterOptions> MakeWriterOptions(const ConvertArgs& args) {
@@ -241,6 +249,30 @@ class CsvSink final : public BatchSink {
   std::unique_ptr<csv::CsvWriter> writer_;
 };
 
+class IpcSink final : public BatchSink {
+ public:
+  explicit IpcSink(std::unique_ptr<ipc::IpcWriter> writer) : writer_(std::move(writer)) {}
+  Status Write(const RecordBatch& batch) override {
+    STRATA_RETURN_NOT_OK(writer_->Write(batch));
+    rows_ += batch.num_rows();
+    return Status::OK();
+  }
+  Status Close() override { return writer_->Close(); }
+  int64_t rows() const override { return rows_; }
+  int64_t bytes() const override { return writer_->stats().bytes_written; }
+  std::string Written() const override {
+    const ipc::IpcWriteStats& s = writer_->stats();
+    return fmt::format("{} rows, {} record batches, {} dictionary batches ({} deltas), {} bytes written "
+                       "(bodies {} -> {} bytes)",
+                       rows_, s.record_batches, s.dictionary_batches, s.dictionary_deltas, s.bytes_written,
+                       s.body_bytes_uncompressed, s.body_bytes_written);
+  }
+
+ private:
+  std::unique_ptr<ipc::IpcWriter> writer_;
+  int64_t rows_ = 0;
+};
+
 // The writer options checked and the sink opened: options that do not apply to the output's
 // format are refused rather than ignored.
 Result<std::unique_ptr<BatchSink>> OpenSink(const ConvertArgs& args, OutputFormat format, const SchemaPtr& schema,
@@ -252,6 +284,16 @@ Result<std::unique_ptr<BatchSink>> OpenSink(const ConvertArgs& args, OutputForma
                             parquet::FileWriter::Open(args.output, std::make_shared<Schema>(*schema), pool, options));
     return std::unique_ptr<BatchSink>(std::make_unique<ParquetSink>(std::move(writer)));
   }
+  if (IsIpc(format)) {
+    ipc::IpcWriteOptions options;
+    STRATA_ASSIGN_OR_RETURN(options.compression, ipc::ParseIpcCompression(args.ipc_compression));
+    STRATA_ASSIGN_OR_RETURN(auto sink, OpenFileSink(args.output, pool));
+    STRATA_ASSIGN_OR_RETURN(auto writer, ipc::IpcWriter::Open(std::move(sink),
+                                                              format == OutputFormat::kIpcFile ? ipc::IpcFormat::kFile
+                                                                                               : ipc::IpcFormat::kStream,
+                                                              schema, options, pool));
+    return std::unique_ptr<BatchSink>(std::make_unique<IpcSink>(std::move(writer)));
+  }
   csv::WriteOptions options;
   options.delimiter = format == OutputFormat::kTsv ? '\t' : ',';
   if (args.csv_null) options.null_value = *args.csv_null;
@@ -261,17 +303,22 @@ Result<std::unique_ptr<BatchSink>> OpenSink(const ConvertArgs& args, OutputForma
 }
 
 Status CheckOptionsApply(const ConvertArgs& args, OutputFormat format) {
-  if (format == OutputFormat::kParquet) {
-    if (args.csv_null_option != nullptr && args.csv_null_option->count() > 0) {
-      return Status::Invalid("--csv-null applies to CSV output, and '{}' is Parquet", args.output);
-    }
-    return Status::OK();
+  const char* name = format == OutputFormat::kParquet ? "Parquet" : IsIpc(format) ? "Arrow IPC" : "CSV";
+  const bool csv = format == OutputFormat::kCsv || format == OutputFormat::kTsv;
+  if (!csv && args.csv_null_option != nullptr && args.csv_null_option->count() > 0) {
+    return Status::Invalid("--csv-null applies to CSV output, and '{}' is {}", args.output, name);
   }
-  for (const CLI::Option* option : args.parquet_only) {
-    if (option->count() > 0) {
-      return Status::Invalid("{} applies to Parquet output, and '{}' is CSV", option->get_name(), args.output);
+  if (!IsIpc(format) && args.ipc_compression_option != nullptr && args.ipc_compression_option->count() > 0) {
+    return Status::Invalid("--ipc-compression applies to Arrow IPC output, and '{}' is {}", args.output, name);
+  }
+  if (format != OutputFormat::kParquet) {
+    for (const CLI::Option* option : args.parquet_only) {
+      if (option->count() > 0) {
+        return Status::Invalid("{} applies to Parquet output, and '{}' is {}", option->get_name(), args.output, name);
+      }
     }
   }
+  if (IsIpc(format)) STRATA_RETURN_NOT_OK(ipc::ParseIpcCompression(args.ipc_compression).status());
   return Status::OK();
 }
 
@@ -316,9 +363,12 @@ void RegisterConvertCommand(CLI::App& app, CommandAction& action) {
   auto* sub = app.add_subcommand("convert", "Rewrite a file in another format or with other writer options");
   auto args = std::make_shared<ConvertArgs>();
   auto& parquet_only = args->parquet_only;
-  sub->add_option("input", args->input, "Input file: Parquet, or CSV (.csv, .tsv, .csv.gz, ...)")->required();
+  sub->add_option("input", args->input,
+                  "Input file: Parquet, CSV (.csv, .tsv, .csv.gz, ...) or Arrow IPC (.arrow, .feather, .ipc, .arrows)")
+      ->required();
   sub->add_option("output", args->output,
-                  "Output file (.parquet, .csv or .tsv); written under a temporary name, then renamed")
+                  "Output file (.parquet, .csv, .tsv, .arrow, .feather, .ipc or .arrows); written under a temporary name, then "
+                  "renamed")
       ->required();
   parquet_only.push_back(
       sub->add_option("--codec", args->codec, "uncompressed, snappy (default), gzip, zstd, lz4, lz4_raw, brotli"));
@@ -345,6 +395,8 @@ void RegisterConvertCommand(CLI::App& app, CommandAction& action) {
   sub->add_flag("--stats", args->stats, "Print rows, bytes, time and the memory pool's figures to stderr");
   args->csv_null_option =
       sub->add_option("--csv-null", args->csv_null, "How CSV output spells a null (default: an empty field)");
+  args->ipc_compression_option = sub->add_option("--ipc-compression", args->ipc_compression,
+                                                 "Arrow IPC output: body compression none (default), lz4 or zstd");
   AddCsvOptions(sub, &args->csv);
   sub->callback([&action, args] { action = [args] { return RunConvert(*args); }; });
 }

@@ -196,8 +196,8 @@ std::string CsvCliOptions::FirstGivenCsvOption() const {
 }
 
 void AddCsvOptions(CLI::App* sub, CsvCliOptions* o) {
-  sub->add_option("--input-format", o->input_format, "auto (by extension, default), csv, tsv or parquet")
-      ->check(CLI::IsMember({"auto", "csv", "tsv", "parquet"}))
+  sub->add_option("--input-format", o->input_format, "auto (by extension, default), csv, tsv, parquet, ipc (Arrow IPC file, or stream from a pipe) or arrows (IPC stream)")
+      ->check(CLI::IsMember({"auto", "csv", "tsv", "parquet", "ipc", "arrow", "arrows"}))
       ->group("CSV input");
   auto& only = o->csv_only;
   only.push_back(sub->add_option("--delimiter", o->delimiter, "CSV field separator (\\t or tab for tabs; default: detect)"));

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "strata/cli/ipc_batch_source.h"
 #include "strata/csv/reader.h"
 #include "strata/parquet/file_reader.h"
 #if STRATA_WITH_HTTP
@@ -168,8 +169,10 @@ Result<InputFormat> ResolveInputFormat(const std::string& path, const std::strin
   if (input_format == "csv") return InputFormat::kCsv;
   if (input_format == "tsv") return InputFormat::kTsv;
   if (input_format == "parquet") return InputFormat::kParquet;
+  if (input_format == "ipc" || input_format == "arrow") return path == "-" ? InputFormat::kIpcStream : InputFormat::kIpcFile;
+  if (input_format == "arrows") return InputFormat::kIpcStream;
   if (input_format != "auto" && !input_format.empty()) {
-    return Status::Invalid("--input-format takes auto, csv, tsv or parquet, not '{}'", input_format);
+    return Status::Invalid("--input-format takes auto, csv, tsv, parquet, ipc (arrow) or arrows, not '{}'", input_format);
   }
   if (path == "-") return InputFormat::kCsv;  // a pipe: Parquet needs random access
   std::string name = path;
@@ -182,18 +185,24 @@ Result<InputFormat> ResolveInputFormat(const std::string& path, const std::strin
   }
   if (EndsWith(name, ".csv")) return InputFormat::kCsv;
   if (EndsWith(name, ".tsv") || EndsWith(name, ".tab")) return InputFormat::kTsv;
+  if (EndsWith(name, ".arrow") || EndsWith(name, ".feather") || EndsWith(name, ".ipc")) return InputFormat::kIpcFile;
+  if (EndsWith(name, ".arrows")) return InputFormat::kIpcStream;
   return InputFormat::kParquet;
 }
 
 Result<std::unique_ptr<BatchSource>> OpenBatchSource(const std::string& path, const CsvCliOptions& csv,
                                                      const SourceOptions& options, MemoryPool* pool) {
   STRATA_ASSIGN_OR_RETURN(const InputFormat format, ResolveInputFormat(path, csv.input_format));
-  if (format == InputFormat::kParquet) {
+  if (format != InputFormat::kCsv && format != InputFormat::kTsv) {
     const std::string given = csv.FirstGivenCsvOption();
     if (!given.empty()) {
-      return Status::Invalid("{} applies to CSV input, and '{}' is read as Parquet (see --input-format)", given, path);
+      return Status::Invalid("{} applies to CSV input, and '{}' is read as {} (see --input-format)", given, path,
+                             format == InputFormat::kParquet ? "Parquet" : "Arrow IPC");
     }
-    return ParquetBatchSource::Open(path, options, pool);
+  }
+  if (format == InputFormat::kParquet) return ParquetBatchSource::Open(path, options, pool);
+  if (format == InputFormat::kIpcFile || format == InputFormat::kIpcStream) {
+    return OpenIpcBatchSource(path, format == InputFormat::kIpcStream, options, pool);
   }
   return CsvBatchSource::Open(path, csv, format == InputFormat::kTsv, options, pool);
 }

@@ -31,7 +31,7 @@ class BatchSource {
   virtual int64_t num_rows() const { return -1; }
   // Reads made from a random-access source (Parquet), else -1.
   virtual int64_t read_count() const { return -1; }
-  // "parquet" or "csv".
+  // "parquet", "csv", "arrow" (IPC file) or "arrows" (IPC stream).
   virtual std::string format_name() const = 0;
   // One line on how a CSV input is read (dialect and header); "" for Parquet.
   virtual std::string DialectLine() const { return ""; }
@@ -40,10 +40,11 @@ class BatchSource {
   virtual std::string SkippedRowsReport() const { return ""; }
 };
 
-enum class InputFormat { kParquet, kCsv, kTsv };
+enum class InputFormat { kParquet, kCsv, kTsv, kIpcFile, kIpcStream };
 
 // --input-format, else the extension: .csv and .tsv, also followed by .gz, .zst or .zstd,
-// are CSV; anything else is Parquet, as before CSV was read.
+// are CSV; .arrow, .feather and .ipc the Arrow IPC file format, .arrows its stream format;
+// anything else is Parquet, as before CSV was read.
 Result<InputFormat> ResolveInputFormat(const std::string& path, const std::string& input_format);
 
 // What a command asks of any input.

@@ -11,104 +11,15 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include "strata/ipc/flatbuffer_format.h"
+#include "strata/ipc/flatbuffer_reader.h"
+#include "strata/ipc/schema_table.h"
+
 namespace strata::ipc {
+namespace format {
 namespace {
 
-namespace fb = flatbuffers;
-
-// A field's vtable entry: FlatBuffers numbers fields 0, 1, ... in declaration order (a union
-// takes two: its type tag, then its value) and keeps their offsets after the vtable's two
-// 16-bit size words.
-constexpr fb::voffset_t Slot(int field_index) { return static_cast<fb::voffset_t>(4 + 2 * field_index); }
-
-// Message.fbs: table Message
-constexpr fb::voffset_t kMessageVersion = Slot(0);     // version: MetadataVersion (short)
-constexpr fb::voffset_t kMessageHeaderType = Slot(1);  // header: MessageHeader (union tag, ubyte)
-constexpr fb::voffset_t kMessageHeader = Slot(2);      // header: MessageHeader (union value)
-constexpr fb::voffset_t kMessageBodyLength = Slot(3);  // bodyLength: long
-// Schema.fbs: table Schema
-constexpr fb::voffset_t kSchemaEndianness = Slot(0);      // endianness: Endianness = Little (short)
-constexpr fb::voffset_t kSchemaFields = Slot(1);          // fields: [Field]
-constexpr fb::voffset_t kSchemaCustomMetadata = Slot(2);  // custom_metadata: [KeyValue]
-// Schema.fbs: table Field
-constexpr fb::voffset_t kFieldName = Slot(0);            // name: string
-constexpr fb::voffset_t kFieldNullable = Slot(1);        // nullable: bool
-constexpr fb::voffset_t kFieldTypeType = Slot(2);        // type: Type (union tag, ubyte)
-constexpr fb::voffset_t kFieldType = Slot(3);            // type: Type (union value)
-constexpr fb::voffset_t kFieldDictionary = Slot(4);      // dictionary: DictionaryEncoding
-constexpr fb::voffset_t kFieldChildren = Slot(5);        // children: [Field]
-constexpr fb::voffset_t kFieldCustomMetadata = Slot(6);  // custom_metadata: [KeyValue]
-// Schema.fbs: table KeyValue
-constexpr fb::voffset_t kKeyValueKey = Slot(0);    // key: string
-constexpr fb::voffset_t kKeyValueValue = Slot(1);  // value: string
-// Schema.fbs: table DictionaryEncoding
-constexpr fb::voffset_t kDictionaryId = Slot(0);         // id: long
-constexpr fb::voffset_t kDictionaryIndexType = Slot(1);  // indexType: Int
-constexpr fb::voffset_t kDictionaryIsOrdered = Slot(2);  // isOrdered: bool
-constexpr fb::voffset_t kDictionaryKind = Slot(3);       // dictionaryKind: DictionaryKind (short)
-// Schema.fbs: the type tables of the Type union
-constexpr fb::voffset_t kIntBitWidth = Slot(0);               // Int.bitWidth: int
-constexpr fb::voffset_t kIntIsSigned = Slot(1);               // Int.is_signed: bool
-constexpr fb::voffset_t kFloatingPointPrecision = Slot(0);    // FloatingPoint.precision: Precision (short)
-constexpr fb::voffset_t kDecimalPrecision = Slot(0);          // Decimal.precision: int
-constexpr fb::voffset_t kDecimalScale = Slot(1);              // Decimal.scale: int
-constexpr fb::voffset_t kDecimalBitWidth = Slot(2);           // Decimal.bitWidth: int = 128
-constexpr fb::voffset_t kDateUnit = Slot(0);                  // Date.unit: DateUnit = MILLISECOND (short)
-constexpr fb::voffset_t kTimeUnit = Slot(0);                  // Time.unit: TimeUnit = MILLISECOND (short)
-constexpr fb::voffset_t kTimeBitWidth = Slot(1);              // Time.bitWidth: int = 32
-constexpr fb::voffset_t kTimestampUnit = Slot(0);             // Timestamp.unit: TimeUnit (short)
-constexpr fb::voffset_t kTimestampTimezone = Slot(1);         // Timestamp.timezone: string
-constexpr fb::voffset_t kDurationUnit = Slot(0);              // Duration.unit: TimeUnit = MILLISECOND (short)
-constexpr fb::voffset_t kFixedSizeBinaryByteWidth = Slot(0);  // FixedSizeBinary.byteWidth: int
-constexpr fb::voffset_t kFixedSizeListListSize = Slot(0);     // FixedSizeList.listSize: int
-constexpr fb::voffset_t kMapKeysSorted = Slot(0);             // Map.keysSorted: bool
-
-// enum MetadataVersion: short { V1, V2, V3, V4, V5 }
-constexpr int16_t kMetadataV4 = 3;
-constexpr int16_t kMetadataV5 = 4;
-// union MessageHeader { Schema, DictionaryBatch, RecordBatch, Tensor, SparseTensor } (0 is NONE)
-constexpr uint8_t kMessageHeaderSchema = 1;
-// enum Endianness: short { Little, Big }
-constexpr int16_t kEndiannessLittle = 0;
-// enum Precision: short { HALF, SINGLE, DOUBLE }
-constexpr int16_t kPrecisionHalf = 0, kPrecisionSingle = 1, kPrecisionDouble = 2;
-// enum DateUnit: short { DAY, MILLISECOND }
-constexpr int16_t kDateUnitDay = 0, kDateUnitMillisecond = 1;
-// enum TimeUnit: short { SECOND, MILLISECOND, MICROSECOND, NANOSECOND }; also the default of
-// Time.unit and Duration.unit.
-constexpr int16_t kTimeUnitMillisecond = 1;
-// enum DictionaryKind: short { DenseArray }
-constexpr int16_t kDictionaryKindDenseArray = 0;
-
-// union Type, in Schema.fbs order (0 is NONE).
-enum class TypeTag : uint8_t {
-  kNone, kNull, kInt, kFloatingPoint, kBinary, kUtf8, kBool, kDecimal, kDate, kTime, kTimestamp,
-  kInterval, kList, kStruct, kUnion, kFixedSizeBinary, kFixedSizeList, kMap, kDuration,
-  kLargeBinary, kLargeUtf8, kLargeList, kRunEndEncoded, kBinaryView, kUtf8View, kListView,
-  kLargeListView,
-};
-constexpr uint8_t kLastKnownTypeTag = static_cast<uint8_t>(TypeTag::kLargeListView);
-
-constexpr std::string_view kTypeTagNames[] = {
-    "NONE", "Null", "Int", "FloatingPoint", "Binary", "Utf8", "Bool", "Decimal", "Date", "Time",
-    "Timestamp", "Interval", "List", "Struct_", "Union", "FixedSizeBinary", "FixedSizeList", "Map",
-    "Duration", "LargeBinary", "LargeUtf8", "LargeList", "RunEndEncoded", "BinaryView", "Utf8View",
-    "ListView", "LargeListView",
-};
-
-constexpr uint32_t kContinuationMarker = 0xFFFFFFFFu;
-
-int16_t TimeUnitToFlatbuf(TimeUnit unit) { return static_cast<int16_t>(unit); }
-
-std::optional<TimeUnit> TimeUnitFromFlatbuf(int16_t unit) {
-  switch (unit) {
-    case 0: return TimeUnit::kSecond;
-    case 1: return TimeUnit::kMilli;
-    case 2: return TimeUnit::kMicro;
-    case 3: return TimeUnit::kNano;
-    default: return std::nullopt;
-  }
-}
+using namespace format;  // NOLINT: the format's names, spelled as in the .fbs files
 
 // ---------------------------------------------------------------------------------------------
 // Writing. FlatBuffers are built back to front: every child (string, vector, table) is
@@ -121,7 +32,9 @@ struct TypeTable {
 
 class SchemaMessageBuilder {
  public:
-  Result<std::string> Build(const Schema& schema) {
+  SchemaMessageBuilder(fb::FlatBufferBuilder& fbb, DictionaryIds* ids) : fbb_(fbb), ids_(ids) {}
+
+  Result<fb::Offset<void>> AddSchema(const Schema& schema) {
     std::vector<fb::Offset<void>> fields;
     fields.reserve(schema.fields().size());
     for (const FieldPtr& field : schema.fields()) {
@@ -129,35 +42,13 @@ class SchemaMessageBuilder {
       fields.push_back(offset);
     }
     const auto fields_vector = fbb_.CreateVector(fields);
-    const fb::Offset<void> metadata = AddKeyValues(schema.metadata());
+    const fb::Offset<void> metadata = AddKeyValues(fbb_, schema.metadata());
 
     const fb::uoffset_t schema_start = fbb_.StartTable();
     fbb_.AddElement<int16_t>(kSchemaEndianness, kEndiannessLittle);
     fbb_.AddOffset(kSchemaFields, fields_vector);
     fbb_.AddOffset(kSchemaCustomMetadata, metadata);
-    const fb::Offset<void> schema_table(fbb_.EndTable(schema_start));
-
-    const fb::uoffset_t message_start = fbb_.StartTable();
-    fbb_.AddElement<int16_t>(kMessageVersion, kMetadataV5);
-    fbb_.AddElement<uint8_t>(kMessageHeaderType, kMessageHeaderSchema);
-    fbb_.AddOffset(kMessageHeader, schema_table);
-    fbb_.AddElement<int64_t>(kMessageBodyLength, 0);
-    fbb_.Finish(fb::Offset<void>(fbb_.EndTable(message_start)));
-
-    // The metadata length counts the padding, so that a body (none here) would start
-    // 8-aligned after the 8-byte prefix.
-    const size_t flatbuffer_size = fbb_.GetSize();
-    const size_t padded_size = (flatbuffer_size + 7) / 8 * 8;
-    if (padded_size > static_cast<size_t>(INT32_MAX)) {
-      return Status::LimitExceeded("Arrow schema message of {} bytes does not fit an int32 length", padded_size);
-    }
-    std::string message(8 + padded_size, '\0');
-    const uint32_t marker = kContinuationMarker;
-    const int32_t length = static_cast<int32_t>(padded_size);
-    std::memcpy(message.data(), &marker, 4);
-    std::memcpy(message.data() + 4, &length, 4);
-    std::memcpy(message.data() + 8, fbb_.GetBufferPointer(), flatbuffer_size);
-    return message;
+    return fb::Offset<void>(fbb_.EndTable(schema_start));
   }
 
  private:
@@ -173,6 +64,7 @@ class SchemaMessageBuilder {
     if (type->id() == TypeId::kDictionary) {
       // Pre-order: this field's id comes before the ids of dictionaries nested in its values.
       const int64_t id = next_dictionary_id_++;
+      if (ids_ != nullptr) (*ids_)[&field] = id;
       if (type->value_type()->id() == TypeId::kDictionary) {
         return Status::NotImplemented("Arrow schema: field '{}' is a dictionary of dictionaries", path);
       }
@@ -197,7 +89,7 @@ class SchemaMessageBuilder {
     const auto children_vector = fbb_.CreateVector(children);
     STRATA_ASSIGN_OR_RETURN(TypeTable type_table, AddType(*type, path));
     const auto name = fbb_.CreateString(field.name());
-    const fb::Offset<void> metadata = AddKeyValues(field.metadata());
+    const fb::Offset<void> metadata = AddKeyValues(fbb_, field.metadata());
 
     const fb::uoffset_t start = fbb_.StartTable();
     fbb_.AddOffset(kFieldName, name);
@@ -297,23 +189,8 @@ class SchemaMessageBuilder {
   fb::Offset<void> EmptyTable() { return End(fbb_.StartTable()); }
   fb::Offset<void> End(fb::uoffset_t start) { return fb::Offset<void>(fbb_.EndTable(start)); }
 
-  // A null offset (not written) for empty metadata, as Arrow C++ does.
-  fb::Offset<void> AddKeyValues(const KeyValueMetadata& metadata) {
-    if (metadata.empty()) return {};
-    std::vector<fb::Offset<void>> pairs;
-    pairs.reserve(metadata.size());
-    for (const auto& [key, value] : metadata.pairs()) {
-      const auto key_string = fbb_.CreateString(key);
-      const auto value_string = fbb_.CreateString(value);
-      const fb::uoffset_t start = fbb_.StartTable();
-      fbb_.AddOffset(kKeyValueKey, key_string);
-      fbb_.AddOffset(kKeyValueValue, value_string);
-      pairs.push_back(End(start));
-    }
-    return fb::Offset<void>(fbb_.CreateVector(pairs).o);
-  }
-
-  fb::FlatBufferBuilder fbb_{1024};
+  fb::FlatBufferBuilder& fbb_;
+  DictionaryIds* ids_;
   int64_t next_dictionary_id_ = 0;
 };
 
@@ -321,130 +198,9 @@ class SchemaMessageBuilder {
 // Reading. The flatbuffer is copied to 8-aligned memory (FlatBuffers reads scalars in place),
 // and every table, field, string and vector is verified just before it is read.
 
-// Reads verified pieces of one flatbuffer. Errors name the byte offset in the whole message
-// (prefix included).
-class FlatbufferReader {
- public:
-  FlatbufferReader(const uint8_t* data, size_t size, size_t message_offset)
-      : data_(data),
-        size_(size),
-        message_offset_(message_offset),
-        // Depth is tracked by the caller, since each table is closed right after its own fields
-        // are checked; the table count by CheckTable.
-        verifier_(data, size, /*max_depth=*/8, /*max_tables=*/fb::uoffset_t{0x7FFFFFFF}),
-        max_tables_(size / 4 + 16),
-        // Strings shared the same way; a generous allowance over the message size.
-        string_budget_(64 * size + 65536) {}
-
-  size_t OffsetOf(const void* p) const {
-    return message_offset_ + static_cast<size_t>(static_cast<const uint8_t*>(p) - data_);
-  }
-
-  Result<const fb::Table*> Root() {
-    const fb::uoffset_t offset = verifier_.VerifyOffset(size_t{0});
-    if (offset == 0) return Status::Corrupt("Arrow schema message: bad root offset at byte {}", message_offset_);
-    const auto* root = reinterpret_cast<const fb::Table*>(data_ + offset);
-    STRATA_RETURN_NOT_OK(CheckTable(root, "Message"));
-    return root;
-  }
-
-  template <typename T>
-  Result<T> Scalar(const fb::Table* table, fb::voffset_t slot, T default_value, std::string_view what) {
-    if (!table->VerifyField<T>(verifier_, slot, sizeof(T))) {
-      return Status::Corrupt("Arrow schema message: {} of the table at byte {} is out of bounds or misaligned",
-                             what, OffsetOf(table));
-    }
-    return table->GetField<T>(slot, default_value);
-  }
-
-  // The table `slot` refers to, verified, or nullptr when absent.
-  Result<const fb::Table*> Table(const fb::Table* table, fb::voffset_t slot, std::string_view what) {
-    STRATA_RETURN_NOT_OK(CheckOffset(table, slot, what));
-    const auto* child = table->GetPointer<const fb::Table*>(slot);
-    if (child != nullptr) STRATA_RETURN_NOT_OK(CheckTable(child, what));
-    return child;
-  }
-
-  // The string `slot` refers to (empty when absent). Points into the reader's buffer.
-  Result<std::string_view> String(const fb::Table* table, fb::voffset_t slot, std::string_view what) {
-    STRATA_RETURN_NOT_OK(CheckOffset(table, slot, what));
-    const auto* string = table->GetPointer<const fb::String*>(slot);
-    if (string == nullptr) return std::string_view();
-    if (!verifier_.VerifyString(string)) {
-      return Status::Corrupt("Arrow schema message: {} (string at byte {}) is out of bounds or unterminated", what,
-                             OffsetOf(string));
-    }
-    if (string->size() > string_budget_) {
-      return Status::LimitExceeded("Arrow schema message: strings shared so often that the schema would exceed {} "
-                                   "bytes ({} at byte {})",
-                                   64 * size_ + 65536, what, OffsetOf(string));
-    }
-    string_budget_ -= string->size();
-    return std::string_view(string->c_str(), string->size());
-  }
-
-  // The tables of the vector `slot` refers to, each verified (empty when absent).
-  Result<std::vector<const fb::Table*>> Tables(const fb::Table* table, fb::voffset_t slot, std::string_view what) {
-    STRATA_RETURN_NOT_OK(CheckOffset(table, slot, what));
-    const auto* vector = table->GetPointer<const fb::Vector<fb::uoffset_t>*>(slot);
-    std::vector<const fb::Table*> tables;
-    if (vector == nullptr) return tables;
-    if (!verifier_.VerifyVector(vector)) {
-      return Status::Corrupt("Arrow schema message: {} (vector at byte {}) is out of bounds", what, OffsetOf(vector));
-    }
-    tables.reserve(vector->size());
-    for (fb::uoffset_t i = 0; i < vector->size(); ++i) {
-      const size_t element = static_cast<size_t>(reinterpret_cast<const uint8_t*>(vector->Data()) - data_) + 4 * size_t{i};
-      const fb::uoffset_t offset = verifier_.VerifyOffset(element);
-      if (offset == 0) {
-        return Status::Corrupt("Arrow schema message: {} #{} has a bad offset at byte {}", what, i,
-                               message_offset_ + element);
-      }
-      const auto* entry = reinterpret_cast<const fb::Table*>(data_ + element + offset);
-      STRATA_RETURN_NOT_OK(CheckTable(entry, what));
-      tables.push_back(entry);
-    }
-    return tables;
-  }
-
- private:
-  Status CheckOffset(const fb::Table* table, fb::voffset_t slot, std::string_view what) {
-    if (!table->VerifyOffset(verifier_, slot)) {
-      return Status::Corrupt("Arrow schema message: {} of the table at byte {} points outside the message", what,
-                             OffsetOf(table));
-    }
-    return Status::OK();
-  }
-
-  Status CheckTable(const fb::Table* table, std::string_view what) {
-    // Distinct tables need 4 bytes each at least (their vtable offset), so a legitimate message
-    // never visits more than size/4 of them; more means subtrees shared over and over (a small
-    // message that would expand into a huge schema).
-    if (++tables_visited_ > max_tables_) {
-      return Status::LimitExceeded("Arrow schema message: more than {} tables visited in {} bytes (shared subtrees), "
-                                   "at {} (byte {})",
-                                   max_tables_, size_, what, OffsetOf(table));
-    }
-    if (!table->VerifyTableStart(verifier_)) {
-      return Status::Corrupt("Arrow schema message: {} (table at byte {}) is out of bounds or has a bad vtable", what,
-                             OffsetOf(table));
-    }
-    verifier_.EndTable();
-    return Status::OK();
-  }
-
-  const uint8_t* data_;
-  size_t size_;
-  size_t message_offset_;
-  fb::Verifier verifier_;
-  size_t max_tables_;
-  size_t tables_visited_ = 0;
-  size_t string_budget_;
-};
-
 class SchemaMessageParser {
  public:
-  explicit SchemaMessageParser(FlatbufferReader& reader) : reader_(reader) {}
+  SchemaMessageParser(FlatbufferReader& reader, DictionaryIds* ids) : reader_(reader), ids_(ids) {}
 
   Result<std::shared_ptr<Schema>> Parse() {
     STRATA_ASSIGN_OR_RETURN(const fb::Table* message, reader_.Root());
@@ -462,7 +218,10 @@ class SchemaMessageParser {
     STRATA_RETURN_NOT_OK(reader_.Scalar<int64_t>(message, kMessageBodyLength, 0, "Message.bodyLength").status());
     STRATA_ASSIGN_OR_RETURN(const fb::Table* schema, reader_.Table(message, kMessageHeader, "Message.header"));
     if (schema == nullptr) return Status::Corrupt("Arrow schema message: the Schema header is missing");
+    return ParseSchema(schema);
+  }
 
+  Result<std::shared_ptr<Schema>> ParseSchema(const fb::Table* schema) {
     STRATA_ASSIGN_OR_RETURN(int16_t endianness,
                             reader_.Scalar<int16_t>(schema, kSchemaEndianness, kEndiannessLittle, "Schema.endianness"));
     if (endianness != kEndiannessLittle) {
@@ -476,7 +235,7 @@ class SchemaMessageParser {
       fields.push_back(std::move(field));
     }
     STRATA_ASSIGN_OR_RETURN(KeyValueMetadata metadata,
-                            ParseKeyValues(schema, kSchemaCustomMetadata, "Schema.custom_metadata"));
+                            ParseKeyValues(reader_, schema, kSchemaCustomMetadata, "Schema.custom_metadata"));
     return std::make_shared<Schema>(std::move(fields), std::move(metadata));
   }
 
@@ -495,7 +254,7 @@ class SchemaMessageParser {
     STRATA_ASSIGN_OR_RETURN(const fb::Table* dictionary, reader_.Table(table, kFieldDictionary, "Field.dictionary"));
     STRATA_ASSIGN_OR_RETURN(auto child_tables, reader_.Tables(table, kFieldChildren, "Field.children"));
     STRATA_ASSIGN_OR_RETURN(KeyValueMetadata metadata,
-                            ParseKeyValues(table, kFieldCustomMetadata, "Field.custom_metadata"));
+                            ParseKeyValues(reader_, table, kFieldCustomMetadata, "Field.custom_metadata"));
 
     std::vector<FieldPtr> children;
     children.reserve(child_tables.size());
@@ -504,10 +263,15 @@ class SchemaMessageParser {
       children.push_back(std::move(child));
     }
     STRATA_ASSIGN_OR_RETURN(TypePtr type, ParseType(tag, type_table, std::move(children), path, table));
+    int64_t dictionary_id = 0;
     if (dictionary != nullptr) {
+      STRATA_ASSIGN_OR_RETURN(dictionary_id,
+                              reader_.Scalar<int64_t>(dictionary, kDictionaryId, 0, "DictionaryEncoding.id"));
       STRATA_ASSIGN_OR_RETURN(type, ParseDictionary(dictionary, std::move(type), path));
     }
-    return std::make_shared<const Field>(std::string(name), std::move(type), nullable != 0, std::move(metadata));
+    auto field = std::make_shared<const Field>(std::string(name), std::move(type), nullable != 0, std::move(metadata));
+    if (dictionary != nullptr && ids_ != nullptr) (*ids_)[field.get()] = dictionary_id;
+    return field;
   }
 
   Result<TypePtr> ParseDictionary(const fb::Table* encoding, TypePtr value_type, const std::string& path) {
@@ -679,28 +443,88 @@ class SchemaMessageParser {
     return Status::NotImplemented("Arrow schema message: field '{}' has type {}", path, tag_name);
   }
 
-  Result<KeyValueMetadata> ParseKeyValues(const fb::Table* table, fb::voffset_t slot, std::string_view what) {
-    STRATA_ASSIGN_OR_RETURN(auto pair_tables, reader_.Tables(table, slot, what));
-    std::vector<std::pair<std::string, std::string>> pairs;
-    pairs.reserve(pair_tables.size());
-    for (const fb::Table* pair : pair_tables) {
-      STRATA_ASSIGN_OR_RETURN(std::string_view key, reader_.String(pair, kKeyValueKey, "KeyValue.key"));
-      STRATA_ASSIGN_OR_RETURN(std::string_view value, reader_.String(pair, kKeyValueValue, "KeyValue.value"));
-      pairs.emplace_back(std::string(key), std::string(value));
-    }
-    return KeyValueMetadata(std::move(pairs));
-  }
-
   static Status CorruptField(const std::string& path, const Status& status) {
     return Status::Corrupt("Arrow schema message: field '{}': {}", path, status.message());
   }
 
   FlatbufferReader& reader_;
+  DictionaryIds* ids_;
 };
 
 }  // namespace
 
-Result<std::string> SerializeSchema(const Schema& schema) { return SchemaMessageBuilder().Build(schema); }
+fb::Offset<void> AddKeyValues(fb::FlatBufferBuilder& fbb, const KeyValueMetadata& metadata) {
+  if (metadata.empty()) return {};
+  std::vector<fb::Offset<void>> pairs;
+  pairs.reserve(metadata.size());
+  for (const auto& [key, value] : metadata.pairs()) {
+    const auto key_string = fbb.CreateString(key);
+    const auto value_string = fbb.CreateString(value);
+    const fb::uoffset_t start = fbb.StartTable();
+    fbb.AddOffset(kKeyValueKey, key_string);
+    fbb.AddOffset(kKeyValueValue, value_string);
+    pairs.push_back(fb::Offset<void>(fbb.EndTable(start)));
+  }
+  return fb::Offset<void>(fbb.CreateVector(pairs).o);
+}
+
+Result<KeyValueMetadata> ParseKeyValues(FlatbufferReader& reader, const fb::Table* table, fb::voffset_t slot,
+                                        std::string_view what) {
+  STRATA_ASSIGN_OR_RETURN(auto pair_tables, reader.Tables(table, slot, what));
+  std::vector<std::pair<std::string, std::string>> pairs;
+  pairs.reserve(pair_tables.size());
+  for (const fb::Table* pair : pair_tables) {
+    STRATA_ASSIGN_OR_RETURN(std::string_view key, reader.String(pair, kKeyValueKey, "KeyValue.key"));
+    STRATA_ASSIGN_OR_RETURN(std::string_view value, reader.String(pair, kKeyValueValue, "KeyValue.value"));
+    pairs.emplace_back(std::string(key), std::string(value));
+  }
+  return KeyValueMetadata(std::move(pairs));
+}
+
+Result<fb::Offset<void>> AddSchemaTable(fb::FlatBufferBuilder& fbb, const Schema& schema, DictionaryIds* ids) {
+  return SchemaMessageBuilder(fbb, ids).AddSchema(schema);
+}
+
+Result<SchemaPtr> ParseSchemaTable(FlatbufferReader& reader, const fb::Table* table, DictionaryIds* ids) {
+  STRATA_ASSIGN_OR_RETURN(auto schema, SchemaMessageParser(reader, ids).ParseSchema(table));
+  return SchemaPtr(std::move(schema));
+}
+
+Result<std::string> FinishMessage(fb::FlatBufferBuilder& fbb, uint8_t header_type, fb::Offset<void> header,
+                                  int64_t body_length, int64_t alignment, int64_t start_position) {
+  const fb::uoffset_t message_start = fbb.StartTable();
+  fbb.AddElement<int16_t>(kMessageVersion, kMetadataV5);
+  fbb.AddElement<uint8_t>(kMessageHeaderType, header_type);
+  fbb.AddOffset(kMessageHeader, header);
+  fbb.AddElement<int64_t>(kMessageBodyLength, body_length);
+  fbb.Finish(fb::Offset<void>(fbb.EndTable(message_start)));
+
+  // The metadata length counts the padding, so that the body starts aligned after the prefix.
+  const size_t flatbuffer_size = fbb.GetSize();
+  const size_t start = static_cast<size_t>(start_position);
+  const size_t whole = (start + 8 + flatbuffer_size + static_cast<size_t>(alignment) - 1) /
+                           static_cast<size_t>(alignment) * static_cast<size_t>(alignment) -
+                       start;
+  const size_t padded_size = whole - 8;
+  if (padded_size > static_cast<size_t>(INT32_MAX)) {
+    return Status::LimitExceeded("Arrow IPC message metadata of {} bytes does not fit an int32 length", padded_size);
+  }
+  std::string message(whole, '\0');
+  const uint32_t marker = kContinuationMarker;
+  const int32_t length = static_cast<int32_t>(padded_size);
+  std::memcpy(message.data(), &marker, 4);
+  std::memcpy(message.data() + 4, &length, 4);
+  std::memcpy(message.data() + 8, fbb.GetBufferPointer(), flatbuffer_size);
+  return message;
+}
+
+}  // namespace format
+
+Result<std::string> SerializeSchema(const Schema& schema) {
+  format::fb::FlatBufferBuilder fbb(1024);
+  STRATA_ASSIGN_OR_RETURN(auto schema_table, format::AddSchemaTable(fbb, schema, nullptr));
+  return format::FinishMessage(fbb, format::kMessageHeaderSchema, schema_table, 0);
+}
 
 Result<std::shared_ptr<Schema>> DeserializeSchema(std::string_view message) {
   if (message.size() < 4) {
@@ -710,7 +534,7 @@ Result<std::shared_ptr<Schema>> DeserializeSchema(std::string_view message) {
   std::memcpy(&first_word, message.data(), 4);
   size_t prefix_size = 4;
   int32_t metadata_length = 0;
-  if (first_word == kContinuationMarker) {
+  if (first_word == format::kContinuationMarker) {
     if (message.size() < 8) {
       return Status::Corrupt("Arrow schema message: {} bytes, too short for a message prefix", message.size());
     }
@@ -732,8 +556,8 @@ Result<std::shared_ptr<Schema>> DeserializeSchema(std::string_view message) {
   const size_t length = static_cast<size_t>(metadata_length);
   std::vector<uint64_t> aligned((length + 7) / 8);
   std::memcpy(aligned.data(), message.data() + prefix_size, length);
-  FlatbufferReader reader(reinterpret_cast<const uint8_t*>(aligned.data()), length, prefix_size);
-  return SchemaMessageParser(reader).Parse();
+  format::FlatbufferReader reader(reinterpret_cast<const uint8_t*>(aligned.data()), length, prefix_size);
+  return format::SchemaMessageParser(reader, nullptr).Parse();
 }
 
 }  // namespace strata::ipc
