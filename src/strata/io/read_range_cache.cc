@@ -187,7 +187,9 @@ std::shared_ptr<ReadRangeCache::Entry> ReadRangeCache::FindEntryLocked(int64_t o
 }
 
 Result<bool> ReadRangeCache::WaitForEntry(const std::shared_ptr<Entry>& entry, std::unique_lock<std::mutex>& lock) {
+  ++waiting_readers_;
   fetched_.wait(lock, [&] { return entry->state == Entry::State::kDone || entry->state == Entry::State::kCancelled; });
+  --waiting_readers_;
   if (entry->state == Entry::State::kCancelled) return false;
   STRATA_RETURN_NOT_OK(entry->status);
   return true;
@@ -241,6 +243,11 @@ const std::string& ReadRangeCache::name() const { return source_->name(); }
 int64_t ReadRangeCache::read_count() const { return cache_hits() + cache_misses(); }
 int64_t ReadRangeCache::bytes_read() const { return bytes_served_.load(std::memory_order_relaxed); }
 int64_t ReadRangeCache::cache_hits() const { return hits_.load(std::memory_order_relaxed); }
+
+int64_t ReadRangeCache::waiting_readers() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return waiting_readers_;
+}
 int64_t ReadRangeCache::cache_misses() const { return misses_.load(std::memory_order_relaxed); }
 
 int64_t ReadRangeCache::memory_size() const {

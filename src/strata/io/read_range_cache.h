@@ -69,6 +69,8 @@ class ReadRangeCache final : public RandomAccessSource {
   // Reads served from an entry, and reads passed through to the source (not cached).
   int64_t cache_hits() const;
   int64_t cache_misses() const;
+  // Reads waiting now for an entry's fetch to finish (tests synchronise on it).
+  int64_t waiting_readers() const;
 
   // RandomAccessSource. A read lying wholly inside one entry is served from it (waiting for
   // its fetch if needed; ReadBufferAt returns a zero-copy slice that keeps the entry's memory
@@ -112,6 +114,7 @@ class ReadRangeCache final : public RandomAccessSource {
   std::map<int, std::vector<std::shared_ptr<Entry>>> entries_by_group_;
   int64_t memory_size_ = 0;
   std::atomic<int64_t> hits_{0};
+  int64_t waiting_readers_ = 0;  // guarded by mutex_
   std::atomic<int64_t> misses_{0};
   std::atomic<int64_t> bytes_served_{0};
 

@@ -267,7 +267,7 @@ TEST_F(ReadRangeCacheTest, EvictedBeforeItsFetchStartsIsNeverFetched) {
     ASSERT_TRUE(cache->ReadAt(600000, 10, bytes).ok());
     ExpectBytes(bytes, 600000, 10);
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  while (cache->waiting_readers() == 0) std::this_thread::yield();  // the reader waits on entry 2
   cache->Evict(1);
   cache->Evict(2);
   EXPECT_EQ(cache->memory_size(), 100);

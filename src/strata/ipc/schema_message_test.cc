@@ -1,4 +1,5 @@
 #include "strata/ipc/schema_message.h"
+#include "strata/testing/test_data.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -428,7 +429,7 @@ std::filesystem::path ArrowJsDir() {
       const std::string why = std::string(have_node ? "" : "node is not on PATH; ") +                       \
                               (have_arrow ? "" : "apache-arrow is missing at " + ArrowJsDir().string() +    \
                                                      " (npm ci, or set STRATA_NODE_MODULES)");              \
-      if (std::getenv("CI") != nullptr) FAIL() << "CI is set and the Arrow JS peer is unavailable: " << why; \
+      if (::strata::testing::RunningUnderCi()) FAIL() << "CI is set and the Arrow JS peer is unavailable: " << why; \
       GTEST_SKIP() << "Arrow JS peer unavailable: " << why;                                                 \
     }                                                                                                       \
   } while (false)

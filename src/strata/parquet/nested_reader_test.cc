@@ -199,11 +199,7 @@ TEST(NestedReaderTest, RepetitionLevelsStartingAboveZeroAreCorrupt) {
 class DuckDBNestedTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!testing::DuckDBAvailable()) {
-      const char* ci = std::getenv("CI");
-      if (ci != nullptr && std::string(ci) == "true") FAIL() << "node with @duckdb/node-api is needed";
-      GTEST_SKIP() << "node_modules/@duckdb/node-api not found";
-    }
+    STRATA_REQUIRE_OR_SKIP(testing::DuckDBAvailable(), "node with node_modules/@duckdb/node-api");
     dir_ = std::filesystem::temp_directory_path() / ("strata_nested_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
   }

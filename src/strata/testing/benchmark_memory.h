@@ -4,7 +4,10 @@
 
 #include <benchmark/benchmark.h>
 
+#include <string>
+
 #include "strata/memory/memory_pool.h"
+#include "strata/util/result.h"
 
 namespace strata::testing {
 
@@ -24,3 +27,22 @@ class BenchmarkMemory {
 };
 
 }  // namespace strata::testing
+
+namespace strata::testing {
+inline std::string BenchErrorText(const Status& status) { return status.ToString(); }
+template <typename T>
+std::string BenchErrorText(const Result<T>& result) {
+  return result.status().ToString();
+}
+}  // namespace strata::testing
+
+// Inside a benchmark function (a `benchmark::State& state` in scope): when `expr` (a Status or
+// Result) fails, the benchmark stops with the error instead of timing a failed call.
+#define STRATA_BENCH_OK(expr)                                                  \
+  do {                                                                         \
+    auto&& strata_bench_result = (expr);                                       \
+    if (!strata_bench_result.ok()) {                                           \
+      state.SkipWithError(::strata::testing::BenchErrorText(strata_bench_result).c_str()); \
+      return;                                                                  \
+    }                                                                          \
+  } while (false)

@@ -48,3 +48,13 @@ bool RunningUnderCi();
                       "apache/arrow-testing beside the source tree as ../shared/arrow-testing)";   \
     }                                                                                              \
   } while (false)
+
+// For any other prerequisite a test cannot run without (node and the npm peers, nginx): when
+// `available` is false the test fails under CI and is a clear skip elsewhere, with `why`.
+#define STRATA_REQUIRE_OR_SKIP(available, why)                                        \
+  do {                                                                               \
+    if (!(available)) {                                                              \
+      if (::strata::testing::RunningUnderCi()) FAIL() << "needed under CI: " << why; \
+      GTEST_SKIP() << why;                                                           \
+    }                                                                                \
+  } while (false)

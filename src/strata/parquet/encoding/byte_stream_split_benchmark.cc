@@ -18,13 +18,13 @@ void BM_ByteStreamSplitDecodeDouble(benchmark::State& state) {
   std::vector<double> values(kValues);
   for (auto& x : values) x = static_cast<double>(rng() % 100000) / 100.0;
   ResizableBuffer page(pool.get());
-  (void)ByteStreamSplitEncode(reinterpret_cast<const uint8_t*>(values.data()), kValues, 8, &page);
+  STRATA_BENCH_OK(ByteStreamSplitEncode(reinterpret_cast<const uint8_t*>(values.data()), kValues, 8, &page));
   std::vector<double> out(kValues);
   testing::BenchmarkMemory memory(state, pool.get());
   for (auto _ : state) {
     ByteStreamSplitDecoder decoder;
-    (void)decoder.SetData(page.data(), page.size(), 8);
-    benchmark::DoNotOptimize(decoder.Decode(out.data(), kValues).ok());
+    STRATA_BENCH_OK(decoder.SetData(page.data(), page.size(), 8));
+    STRATA_BENCH_OK(decoder.Decode(out.data(), kValues));
   }
   memory.Report();
   state.SetItemsProcessed(state.iterations() * kValues);

@@ -19,15 +19,15 @@ void BM_DeltaBinaryPackedDecodeInt64(benchmark::State& state) {
   int64_t v = 1700000000000;
   for (auto& x : values) x = state.range(0) == 0 ? (v += static_cast<int64_t>(rng() % 1000)) : static_cast<int64_t>(rng());
   DeltaBinaryPackedEncoder<int64_t> encoder(pool.get());
-  (void)encoder.Put(values.data(), kValues);
+  STRATA_BENCH_OK(encoder.Put(values.data(), kValues));
   ResizableBuffer page(pool.get());
-  (void)encoder.FlushTo(&page);
+  STRATA_BENCH_OK(encoder.FlushTo(&page));
   std::vector<int64_t> out(kValues);
   testing::BenchmarkMemory memory(state, pool.get());
   for (auto _ : state) {
     DeltaBinaryPackedDecoder<int64_t> decoder;
-    (void)decoder.SetData(page.data(), page.size());
-    benchmark::DoNotOptimize(decoder.Decode(out.data(), kValues).ok());
+    STRATA_BENCH_OK(decoder.SetData(page.data(), page.size()));
+    STRATA_BENCH_OK(decoder.Decode(out.data(), kValues));
   }
   memory.Report();
   state.SetLabel(state.range(0) == 0 ? "deltas<1000" : "random");

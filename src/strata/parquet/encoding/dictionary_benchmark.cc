@@ -27,16 +27,16 @@ void BM_DictionaryDecodeGatherStrings(benchmark::State& state) {
   std::vector<ByteArrayView> views;
   for (auto& s : entries) views.push_back({reinterpret_cast<const uint8_t*>(s.data()), static_cast<uint32_t>(s.size())});
   ResizableBuffer dict_page(pool.get());
-  (void)PlainEncodeByteArrays(views.data(), kEntries, &dict_page);
+  STRATA_BENCH_OK(PlainEncodeByteArrays(views.data(), kEntries, &dict_page));
   auto dict = std::move(Dictionary::MakeByteArray(pool.get(), dict_page.data(), dict_page.size(), kEntries)).ValueOrDie();
 
   std::vector<int32_t> indices(kValues);
   for (auto& i : indices) i = static_cast<int32_t>(rng() % kEntries);
   ResizableBuffer data_page(pool.get());
-  (void)data_page.Append("\x0a", 1);
+  STRATA_BENCH_OK(data_page.Append("\x0a", 1));
   RleBitPackedEncoder encoder(pool.get(), 10);
-  (void)encoder.Put(indices.data(), kValues);
-  (void)encoder.FlushTo(&data_page);
+  STRATA_BENCH_OK(encoder.Put(indices.data(), kValues));
+  STRATA_BENCH_OK(encoder.FlushTo(&data_page));
 
   std::vector<int32_t> batch(kBatch);
   std::vector<int32_t> offsets(kValues + 1);
@@ -45,10 +45,11 @@ void BM_DictionaryDecodeGatherStrings(benchmark::State& state) {
   for (auto _ : state) {
     data.Clear();
     RleBitPackedDecoder decoder;
-    (void)decoder.ResetForDictionaryIndices(data_page.data(), data_page.size());
+    STRATA_BENCH_OK(decoder.ResetForDictionaryIndices(data_page.data(), data_page.size()));
     for (int64_t done = 0; done < kValues; done += kBatch) {
       auto n = decoder.DecodeIndices(batch.data(), kBatch, dict->size());
-      (void)dict->GatherInto(batch.data(), *n, offsets.data() + 1 + done, &data);
+      STRATA_BENCH_OK(n);
+      STRATA_BENCH_OK(dict->GatherInto(batch.data(), *n, offsets.data() + 1 + done, &data));
     }
     benchmark::DoNotOptimize(data.data());
   }
@@ -65,14 +66,14 @@ void BM_DictionaryDecodeIndicesOnly(benchmark::State& state) {
   for (auto& i : indices) i = static_cast<int32_t>(rng() % kEntries);
   ResizableBuffer data_page(pool.get());
   RleBitPackedEncoder encoder(pool.get(), 10);
-  (void)encoder.Put(indices.data(), kValues);
-  (void)encoder.FlushTo(&data_page);
+  STRATA_BENCH_OK(encoder.Put(indices.data(), kValues));
+  STRATA_BENCH_OK(encoder.FlushTo(&data_page));
   std::vector<int32_t> out(kValues);
   testing::BenchmarkMemory memory(state, pool.get());
   for (auto _ : state) {
     RleBitPackedDecoder decoder;
-    (void)decoder.Reset(data_page.data(), data_page.size(), 10);
-    benchmark::DoNotOptimize(decoder.DecodeIndices(out.data(), kValues, kEntries).ok());
+    STRATA_BENCH_OK(decoder.Reset(data_page.data(), data_page.size(), 10));
+    STRATA_BENCH_OK(decoder.DecodeIndices(out.data(), kValues, kEntries));
   }
   memory.Report();
   state.SetItemsProcessed(state.iterations() * kValues);
@@ -95,7 +96,7 @@ void BM_DictionaryEncodeInt64(benchmark::State& state) {
   testing::BenchmarkMemory memory(state, pool.get());
   for (auto _ : state) {
     encoder->Clear();
-    benchmark::DoNotOptimize(encoder->PutFixed(values.data(), kChunk, indices.data()).ok());
+    STRATA_BENCH_OK(encoder->PutFixed(values.data(), kChunk, indices.data()));
     benchmark::DoNotOptimize(indices.data());
   }
   memory.Report();
@@ -129,7 +130,7 @@ void BM_DictionaryEncodeStrings(benchmark::State& state) {
   testing::BenchmarkMemory memory(state, pool.get());
   for (auto _ : state) {
     encoder->Clear();
-    benchmark::DoNotOptimize(encoder->PutByteArrays(values.data(), kChunk, indices.data()).ok());
+    STRATA_BENCH_OK(encoder->PutByteArrays(values.data(), kChunk, indices.data()));
     benchmark::DoNotOptimize(indices.data());
   }
   memory.Report();

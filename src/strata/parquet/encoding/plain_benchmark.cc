@@ -21,8 +21,8 @@ void BM_PlainDecodeInt64(benchmark::State& state) {
   testing::BenchmarkMemory memory(state, pool.get());
   for (auto _ : state) {
     PlainFixedDecoder decoder;
-    (void)decoder.SetData(reinterpret_cast<const uint8_t*>(values.data()), kValues * 8, 8);
-    benchmark::DoNotOptimize(decoder.Decode(out.data(), kValues).ok());
+    STRATA_BENCH_OK(decoder.SetData(reinterpret_cast<const uint8_t*>(values.data()), kValues * 8, 8));
+    STRATA_BENCH_OK(decoder.Decode(out.data(), kValues));
   }
   memory.Report();
   state.SetItemsProcessed(state.iterations() * kValues);
@@ -39,7 +39,7 @@ void BM_PlainDecodeByteArrayInto(benchmark::State& state) {
   std::vector<ByteArrayView> views;
   for (auto& s : strings) views.push_back({reinterpret_cast<const uint8_t*>(s.data()), static_cast<uint32_t>(s.size())});
   ResizableBuffer page(pool.get());
-  (void)PlainEncodeByteArrays(views.data(), kValues, &page);
+  STRATA_BENCH_OK(PlainEncodeByteArrays(views.data(), kValues, &page));
   std::vector<int32_t> offsets(kValues + 1);
   ResizableBuffer data(pool.get());
   testing::BenchmarkMemory memory(state, pool.get());

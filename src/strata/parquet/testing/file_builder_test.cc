@@ -10,6 +10,7 @@
 
 #include "strata/io/random_access_source.h"
 #include "strata/parquet/file_reader.h"
+#include "strata/testing/test_data.h"
 
 namespace strata::parquet::testing {
 namespace {
@@ -354,10 +355,10 @@ TEST(TestFileBuilderTest, AllNullPagesAndEmptyRowGroups) {
 TEST(TestFileBuilderTest, DuckDbReadsABuiltFile) {
   const char* source_dir = std::getenv("STRATA_SOURCE_DIR");
   const std::filesystem::path root = source_dir ? source_dir : STRATA_SOURCE_DIR_DEFAULT;
-  if (!std::filesystem::exists(root / "node_modules" / "@duckdb") ||
-      !std::filesystem::exists(root / "bench/peers/scan_summary.mjs") || std::system("node --version >/dev/null 2>&1") != 0) {
-    GTEST_SKIP() << "node or node_modules/@duckdb missing";
-  }
+  STRATA_REQUIRE_OR_SKIP(std::filesystem::exists(root / "node_modules" / "@duckdb") &&
+                             std::filesystem::exists(root / "bench/peers/scan_summary.mjs") &&
+                             std::system("node --version >/dev/null 2>&1") == 0,
+                         "node and node_modules/@duckdb (scripts/install-deps)");
   std::vector<int64_t> ids(5000);
   std::vector<bool> validity(5000);
   std::vector<std::string> names(5000);
