@@ -19,8 +19,8 @@ import { diffSummaries } from '../peers/compare_scan.mjs';
 import { measure, median, summaryOf } from './measure.mjs';
 import { writeCharts, writeMarkdown } from './report.mjs';
 import {
-  commandFor, engineApplies, engines, outputFor, startupCommand, STRATA_BIN, strataAvailable, strataScanCommand,
-  threadedKind, workloads, writesOutput,
+  commandFor, engineApplies, engines, inputCommand, outputFor, startupCommand, STRATA_BIN, strataAvailable,
+  strataScanCommand, threadedKind, workloads, writesOutput,
 } from './workloads.mjs';
 
 function parseArgs(argv) {
@@ -240,8 +240,15 @@ function main() {
       console.log(`${workload.name}: skipped, the outputs are checked with strata (${STRATA_BIN} is missing)`);
       continue;
     }
+    const make = inputCommand(workload);
+    if (make && !existsSync(workload.file) && existsSync(workload.source) && strataAvailable()) {
+      console.log(`${workload.name}: making ${workload.file} with ${make.slice(1).join(' ')}`);
+      const made = measure(make);
+      if (!made.ok) console.log(`  failed: ${made.error}`);
+    }
     if (!existsSync(workload.file)) {
-      console.log(`${workload.name}: ${workload.file} is missing (run scripts/bench-data${options.quick ? ' --quick' : ''})`);
+      console.log(`${workload.name}: ${workload.file} is missing (run scripts/bench-data${options.quick ? ' --quick' : ''}` +
+        `${make ? '; it is made with strata convert from the Parquet file' : ''})`);
       continue;
     }
     console.log(`${workload.name} (${workload.file})`);

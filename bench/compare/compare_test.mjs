@@ -6,7 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { writeMarkdown } from './report.mjs';
-import { commandFor, engines, outputFor, POLARS_CSV_INFER_ROWS, STRATA_BIN, workloads } from './workloads.mjs';
+import {
+  commandFor, engines, inputCommand, outputFor, POLARS_CSV_INFER_ROWS, STRATA_BIN, threadedKind, workloads, writesOutput,
+} from './workloads.mjs';
 
 const byName = (name) => workloads('D').find((w) => w.name === name);
 
@@ -195,6 +197,70 @@ test('the report has the CSV table against the peers at the same threads', () =>
     assert.match(md, /\| csv_read_lineitem \| 2 \| 2\.50 s \| 60 MiB \| 5\.00 s \| 2\.00x \| 2000 MiB \| n\/a \| n\/a \| n\/a \|/);
     assert.match(md, /CSV workloads read a CSV file/);
     assert.doesNotMatch(md, /## Writer: strata convert/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the IPC workloads: strata convert / scan at 1 and nproc threads against Polars, no DuckDB row', () => {
+  const cores = os.availableParallelism?.() ?? os.cpus().length;
+  const all = engines();
+  const write = byName('ipc_write_lineitem');
+  const writeLz4 = byName('ipc_write_lineitem_lz4');
+  const read = byName('ipc_read_lineitem');
+  assert.equal(write.outputDir, path.join('D', 'ipc-out'));
+  const out = (w, id) => path.join('D', 'ipc-out', `${w.name}.${id}.arrow`);
+  const strata = all.filter((e) => e.name === 'strata' && commandFor(e, write));
+  assert.deepEqual(strata.map((e) => e.threads), cores > 1 ? [1, cores] : [1]);
+  assert.deepEqual(commandFor(strata[0], write),
+    [STRATA_BIN, 'convert', '--threads', '1', '--ipc-compression', 'none', 'D/lineitem_snappy.parquet', out(write, 'strata-1t')]);
+  assert.deepEqual(commandFor(strata[0], writeLz4).slice(4, 6), ['--ipc-compression', 'lz4']);
+  const polars = all.find((e) => e.peer === 'polars' && e.threads === 1);
+  assert.deepEqual(commandFor(polars, write).slice(1),
+    ['bench/compare/write_peer.mjs', 'polars', 'D/lineitem_snappy.parquet', out(write, 'polars-1t'), '--threads', '1',
+      '--ipc-compression', 'none']);
+  assert.equal(outputFor(polars, write), out(write, 'polars-1t'));
+  assert.deepEqual(commandFor(strata[0], read), [STRATA_BIN, 'scan', '--json', '--threads', '1', 'D/lineitem.arrow']);
+  assert.deepEqual(commandFor(polars, read).slice(1), ['bench/peers/scan_summary.mjs', 'polars', 'D/lineitem.arrow', '--threads', '1']);
+  // DuckDB (no IPC without its community extension), the limit and pre-buffer rows do not run.
+  for (const w of [write, writeLz4, read]) {
+    assert.ok(all.filter((e) => e.peer === 'duckdb' || e.name === 'limit' || e.id === 'strata-prebuf').every((e) => commandFor(e, w) === null));
+  }
+  assert.ok(writesOutput(write) && !writesOutput(read) && threadedKind(read));
+  // The IPC input of a read workload is made by strata from the Parquet file; others have none.
+  assert.deepEqual(inputCommand(byName('ipc_read_lineitem_lz4')),
+    [STRATA_BIN, 'convert', '--ipc-compression', 'lz4', 'D/lineitem_snappy.parquet', 'D/lineitem_lz4.arrow']);
+  assert.equal(inputCommand(write), null);
+  // DuckDB keeps its rows elsewhere.
+  assert.notEqual(commandFor(all.find((e) => e.peer === 'duckdb'), byName('write_lineitem_snappy')), null);
+});
+
+test('the report has the IPC table against Polars at the same threads', () => {
+  const cell = (id, engine, threads, seconds, rssMiB, extra = {}) => ({
+    id, engine, label: engine, threads, peer: engine === 'strata' ? null : engine, error: null,
+    medianSeconds: seconds, medianRssKiB: rssMiB * 1024, timeRatio: null, memoryRatio: null, limitRatio: null,
+    sameThreadsTimeRatio: null, sameThreadsMemoryRatio: null, ...extra,
+  });
+  const results = {
+    date: '2026-01-01T00:00:00Z', quick: false, runs: 3, loadAverageAfter: [1, 1, 1], elapsedSeconds: 60,
+    machine: { cpu: 'CPU', nproc: 2, memoryGiB: '4.0', os: 'Linux', node: '20', duckdb: 'd', polars: 'p',
+      strata: 'strata 0', loadAverage: [0.5, 0.5, 0.5] },
+    startup: [],
+    workloads: [{
+      name: 'ipc_write_lineitem', kind: 'ipc_write', file: 'f', disagreements: [],
+      engines: [
+        cell('strata-1t', 'strata', 1, 3.0, 70, { timeRatio: 1, memoryRatio: 1 }),
+        cell('polars-1t', 'polars', 1, 6.0, 2500, { sameThreadsTimeRatio: 2 }),
+      ],
+    }],
+  };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'compare-test-'));
+  try {
+    writeMarkdown(path.join(dir, 'results.md'), results);
+    const md = readFileSync(path.join(dir, 'results.md'), 'utf8');
+    assert.match(md, /## Arrow IPC: strata against Polars at the same thread count/);
+    assert.match(md, /\| ipc_write_lineitem \| 1 \| 3\.00 s \| 70 MiB \| 6\.00 s \| 2\.00x \| 2500 MiB \|/);
+    assert.doesNotMatch(md, /## CSV: strata against/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

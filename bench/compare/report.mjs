@@ -127,6 +127,26 @@ export function writeMarkdown(file, results) {
     }
   }
 
+  const ipcRows = results.workloads.filter((w) => (w.kind === 'ipc_write' || w.kind === 'ipc_read') &&
+    w.engines.some((e) => e.medianSeconds !== null));
+  if (ipcRows.length) {
+    lines.push('', '## Arrow IPC: strata against Polars at the same thread count (polars / strata > 1: strata is faster)', '',
+      'ipc_write rewrites lineitem_snappy.parquet as an IPC file (strata `convert --threads N --ipc-compression C`, ' +
+      'Polars `readParquet(IN).writeIPC(OUT, {compression})`, which holds the whole table: nodejs-polars has no sinkIPC); ' +
+      'ipc_read prints the scan summary of an IPC file strata wrote from it (strata `scan --json --threads N`, Polars ' +
+      '`scanIPC`). DuckDB reads and writes Arrow IPC only through its community arrow extension: no row.', '',
+      '| workload | threads | strata | strata RSS | polars | polars / strata | polars RSS |',
+      '|---|---:|---:|---:|---:|---:|---:|');
+    for (const w of ipcRows) {
+      for (const s of w.engines.filter((e) => e.engine === 'strata' && e.medianSeconds !== null)) {
+        const polars = w.engines.find((e) => e.peer === 'polars' && e.threads === s.threads && e.medianSeconds !== null);
+        const cells = polars ? [fmtSeconds(polars.medianSeconds), fmtRatio(polars.sameThreadsTimeRatio), fmtMiB(polars.medianRssKiB)]
+          : ['n/a', 'n/a', 'n/a'];
+        lines.push(`| ${w.name} | ${s.threads} | ${fmtSeconds(s.medianSeconds)} | ${fmtMiB(s.medianRssKiB)} | ${cells.join(' | ')} |`);
+      }
+    }
+  }
+
   lines.push('', '## Node start-up (node + loading the engine module, then exit)', '',
     '| module | median time | median peak RSS |', '|---|---:|---:|');
   for (const s of results.startup) {

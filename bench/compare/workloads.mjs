@@ -27,7 +27,12 @@ const csvPeerArgs = (engine) => (engine.peer === 'polars' ? ['--infer-rows', Str
 // convert, Polars read + write, DuckDB COPY; see outputFor) | csv_read (the scan summary of a
 // CSV file, types inferred: strata scan, DuckDB read_csv, Polars scanCSV) | csv_to_parquet
 // (the CSV file as a snappy Parquet file in `outputDir`: strata convert, DuckDB COPY from
-// read_csv, Polars scanCSV -> sinkParquet).
+// read_csv, Polars scanCSV -> sinkParquet) | ipc_write (the Parquet file as an Arrow IPC file in
+// `outputDir`, `compression` none or lz4: strata convert --ipc-compression, Polars readParquet ->
+// writeIPC; DuckDB cannot write IPC without its community arrow extension) | ipc_read (the scan
+// summary of the Arrow IPC file `file`: strata scan, Polars scanIPC; made from `source` by
+// `strata convert --ipc-compression C` when missing, see inputCommand; DuckDB has no IPC reader
+// here).
 export function workloads(dataDir) {
   const f = (name) => path.join(dataDir, name);
   return [
@@ -42,6 +47,10 @@ export function workloads(dataDir) {
     { name: 'csv_read_lineitem', kind: 'csv_read', file: f('lineitem.csv') },
     { name: 'csv_to_parquet_lineitem', kind: 'csv_to_parquet', file: f('lineitem.csv'), outputDir: f('csv-out') },
     { name: 'write_lineitem_snappy', kind: 'write', file: f('lineitem_snappy.parquet'), outputDir: f('write-out') },
+    { name: 'ipc_write_lineitem', kind: 'ipc_write', file: f('lineitem_snappy.parquet'), outputDir: f('ipc-out'), compression: 'none' },
+    { name: 'ipc_write_lineitem_lz4', kind: 'ipc_write', file: f('lineitem_snappy.parquet'), outputDir: f('ipc-out'), compression: 'lz4' },
+    { name: 'ipc_read_lineitem', kind: 'ipc_read', file: f('lineitem.arrow'), source: f('lineitem_snappy.parquet'), compression: 'none' },
+    { name: 'ipc_read_lineitem_lz4', kind: 'ipc_read', file: f('lineitem_lz4.arrow'), source: f('lineitem_snappy.parquet'), compression: 'lz4' },
   ];
 }
 
@@ -66,8 +75,8 @@ export function engines({ quick = false } = {}) {
     { name: 'strata', variant: 'prebuf', label: 'strata, pre-buffer on', peer: null, threads: 1,
       appliesTo: (w) => w.kind === 'scan' && w.name.startsWith('scan_lineitem') },
     { name: 'strata', label: 'strata', peer: null, threads: cores, appliesTo: threadedKind },
-    { name: 'duckdb', label: 'duckdb', peer: 'duckdb', threads: 1 },
-    { name: 'duckdb', label: 'duckdb', peer: 'duckdb', threads: cores },
+    { name: 'duckdb', label: 'duckdb', peer: 'duckdb', threads: 1, appliesTo: (w) => !isIpcKind(w) },
+    { name: 'duckdb', label: 'duckdb', peer: 'duckdb', threads: cores, appliesTo: (w) => !isIpcKind(w) },
     { name: 'polars', label: 'polars', peer: 'polars', threads: 1 },
     { name: 'polars', label: 'polars', peer: 'polars', threads: cores },
   ].map((e) => ({ ...e, id: e.variant ? `${e.name}-${e.variant}` : `${e.name}-${e.threads}t` }));
@@ -82,13 +91,25 @@ export function engines({ quick = false } = {}) {
 
 // Workloads that write a file into workload.outputDir (one per engine, see outputFor).
 export function writesOutput(workload) {
-  return workload.kind === 'write' || workload.kind === 'csv_to_parquet';
+  return workload.kind === 'write' || workload.kind === 'csv_to_parquet' || workload.kind === 'ipc_write';
+}
+
+// The Arrow IPC workloads (DuckDB has no command for them).
+export function isIpcKind(workload) {
+  return workload.kind === 'ipc_write' || workload.kind === 'ipc_read';
 }
 
 // Workloads strata runs at 1 and at nproc threads, each peer row compared with the strata row
 // of its thread count.
 export function threadedKind(workload) {
-  return writesOutput(workload) || workload.kind === 'csv_read';
+  return writesOutput(workload) || workload.kind === 'csv_read' || workload.kind === 'ipc_read';
+}
+
+// The argv that makes a missing input of `workload` (ipc_read: strata converts the Parquet
+// source to the IPC file, once; the file is kept with the other datasets), or null.
+export function inputCommand(workload) {
+  if (workload.kind !== 'ipc_read' || !workload.source) return null;
+  return [STRATA_BIN, 'convert', '--ipc-compression', workload.compression ?? 'none', workload.source, workload.file];
 }
 
 export function engineApplies(engine, workload) {
@@ -98,7 +119,8 @@ export function engineApplies(engine, workload) {
 // Where `engine` writes its output of a write workload: one file per engine, overwritten by
 // every run (bench_compare removes it before each run and the folder at the end).
 export function outputFor(engine, workload) {
-  return path.join(workload.outputDir, `${workload.name}.${engine.id}.parquet`);
+  const ext = workload.kind === 'ipc_write' ? 'arrow' : 'parquet';
+  return path.join(workload.outputDir, `${workload.name}.${engine.id}.${ext}`);
 }
 
 // The argv that prints `file`'s scan summary with strata: write workloads check every engine's
@@ -124,9 +146,15 @@ export function commandFor(engine, workload) {
         return [STRATA_BIN, 'convert', '--threads', String(engine.threads), workload.file, outputFor(engine, workload)];
       case 'csv_read':
         return [STRATA_BIN, 'scan', '--json', '--stats', '--threads', String(engine.threads), workload.file];
+      case 'ipc_write':
+        return [STRATA_BIN, 'convert', '--threads', String(engine.threads), '--ipc-compression', workload.compression,
+          workload.file, outputFor(engine, workload)];
+      case 'ipc_read':
+        return [STRATA_BIN, 'scan', '--json', '--threads', String(engine.threads), workload.file];
       default: return null;
     }
   }
+  if (isIpcKind(workload) && engine.peer !== 'polars') return null;
   const threads = ['--threads', String(engine.threads)];
   switch (workload.kind) {
     case 'scan': return [NODE, SCAN, engine.peer, workload.file, ...threads];
@@ -136,6 +164,10 @@ export function commandFor(engine, workload) {
     case 'csv_to_parquet':
       return [NODE, WRITE, engine.peer, workload.file, outputFor(engine, workload), ...threads, ...csvPeerArgs(engine)];
     case 'csv_read': return [NODE, SCAN, engine.peer, workload.file, ...threads, ...csvPeerArgs(engine)];
+    case 'ipc_write':
+      return [NODE, WRITE, engine.peer, workload.file, outputFor(engine, workload), ...threads,
+        '--ipc-compression', workload.compression];
+    case 'ipc_read': return [NODE, SCAN, engine.peer, workload.file, ...threads];
     default: return null;
   }
 }

@@ -6,7 +6,7 @@
 // inference over the whole file by default (inferSchemaLength), dates and datetimes parsed
 // (parseDates: without it Polars reads them as strings).
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import pl from 'nodejs-polars';
 import { polarsSeparator, polarsTypeOf } from './csv_options.mjs';
 import {
@@ -139,17 +139,29 @@ export function polarsCsvScan(file, options = {}) {
   return pl.scanCSV(file, { ...base, schema });
 }
 
-function scanOf(file, csv) {
+// Arrow IPC: `ipc` 'file' is pl.scanIPC; 'stream' is pl.readIPCStream of the file's bytes
+// (nodejs-polars 0.25.2's readIPCStream(path) fails with "Unable to get root as message" on a
+// valid stream that it reads from a Buffer).
+function scanOf(file, csv, ipc) {
+  if (ipc === 'file') return pl.scanIPC(file);
+  if (ipc === 'stream') return pl.readIPCStream(readFileSync(file)).lazy();
   return csv ? polarsCsvScan(file, csv) : pl.scanParquet(file);
 }
 
 // Returns the summary line for `file`, restricted to `columns` (names) when given. With `csv`
-// (csv_options.mjs; {} for Polars' defaults) the file is read as CSV.
-export function polarsSummary(file, { columns, csv } = {}) {
-  const scan = scanOf(file, csv);
+// (csv_options.mjs; {} for Polars' defaults) the file is read as CSV; with `ipc` ('file' or
+// 'stream') as Arrow IPC.
+export function polarsSummary(file, { columns, csv, ipc } = {}) {
+  return polarsLazySummary(scanOf(file, csv, ipc), { columns, nullType: ipc ? 'null' : 'int32' });
+}
+
+// The summary line of a LazyDataFrame (or DataFrame). A column of Polars' Null type is named
+// `nullType` (a Parquet file's all-null column of unknown type: int32; Arrow's null type: null).
+export function polarsLazySummary(source, { columns, nullType = 'int32' } = {}) {
+  const scan = typeof source.lazy === 'function' ? source.lazy() : source;
   const names = columns ?? scan.columns;
   for (const name of names) {
-    if (!scan.columns.includes(name)) throw new Error(`no column '${name}' in ${file}`);
+    if (!scan.columns.includes(name)) throw new Error(`no column '${name}' in the frame`);
   }
   const empty = scan.select(...names.map((n) => pl.col(n))).limit(0).collectSync();
   const types = names.map((name) => specTypeOf(empty, name));
@@ -163,7 +175,7 @@ export function polarsSummary(file, { columns, csv } = {}) {
   const [result] = scan.select(...expressions).collectSync().toRecords();
   const rows = Number(result.rows);
   const summary = names.map((name, i) => {
-    const type = types[i] === 'null' ? 'int32' : types[i]; // all-null column of unknown type
+    const type = types[i] === 'null' ? nullType : types[i];
     const count = Number(result[`count_${i}`]);
     let min = formatPolarsValue(result[`min_${i}`], type);
     let max = formatPolarsValue(result[`max_${i}`], type);
@@ -175,8 +187,8 @@ export function polarsSummary(file, { columns, csv } = {}) {
 
 // { column: "rows:sha256" }: Polars' own hash of every value (Series.hash, fixed seeds), in row
 // order, so a reading of a file and of its rewrite can be compared value for value.
-export function polarsDigest(file, { columns, csv } = {}) {
-  const scan = scanOf(file, csv);
+export function polarsDigest(file, { columns, csv, ipc } = {}) {
+  const scan = scanOf(file, csv, ipc);
   const names = columns ?? scan.columns;
   const hashed = scan.select(...names.map((n, i) => pl.col(n).hash(1, 2, 3, 4).cast(pl.Utf8).alias(`h_${i}`)))
     .collectSync();

@@ -15,6 +15,8 @@
 // --batch summarises every FILE in this one process (the engine starts once) and prints one JSON
 // object per file: {"file":F,"line":"<summary line>"} or {"file":F,"error":"<message>"}; exit 0.
 // --digest (with --batch) adds "digest":{column:"rows:sha256"} of every value (not for duckdb).
+// Arrow IPC files (.arrow, .feather, .ipc: pl.scanIPC) and streams (.arrows: pl.readIPCStream)
+// are read by polars only (types named from the Arrow types, see arrow_summary.mjs).
 
 import { isCsvPath, parseSchemaSpec } from './csv_options.mjs';
 
@@ -73,20 +75,36 @@ export function csvOptionsFor(file, options) {
 // value hashed in row order; see value_summary.mjs). The engine
 // starts once per summariser. The Polars thread count must be set before its module loads, which
 // is why the engine modules are imported lazily.
+// 'file' for an Arrow IPC file path, 'stream' for an IPC stream, else null.
+export function ipcFormatOf(file) {
+  if (/\.(arrow|feather|ipc)$/i.test(file)) return 'file';
+  if (/\.arrows$/i.test(file)) return 'stream';
+  return null;
+}
+
 export async function openEngine(engine, { threads } = {}) {
   if (engine === 'duckdb') {
     const { DuckDBSummary } = await import('./duckdb_summary.mjs');
     const duck = await DuckDBSummary.create({ threads });
-    return { summarize: (file, opts) => duck.summarize(file, opts), close: () => duck.close() };
+    return {
+      summarize: (file, opts) => {
+        // DuckDB reads Arrow IPC only through its community `arrow` extension (not installed).
+        if (ipcFormatOf(file)) throw new Error('duckdb reads no Arrow IPC here (the nanoarrow extension is not installed)');
+        return duck.summarize(file, opts);
+      },
+      close: () => duck.close(),
+    };
   }
   if (engine === 'polars') {
     if (threads) process.env.POLARS_MAX_THREADS = String(threads);
     const { polarsSummary, polarsDigest } = await import('./polars_summary.mjs');
-    return { summarize: async (file, opts) => polarsSummary(file, opts),
-      digest: async (file, opts) => polarsDigest(file, opts), close() {} };
+    const withIpc = (file, opts) => ({ ...opts, ipc: ipcFormatOf(file) ?? undefined });
+    return { summarize: async (file, opts) => polarsSummary(file, withIpc(file, opts)),
+      digest: async (file, opts) => polarsDigest(file, withIpc(file, opts)), close() {} };
   }
   const parquetOnly = (fn) => async (file, opts) => {
     if (opts?.csv) throw new Error(`${engine} reads Parquet only, not CSV`);
+    if (ipcFormatOf(file)) throw new Error(`${engine} reads Parquet only, not Arrow IPC`);
     return fn(file, opts);
   };
   if (engine === 'parquet-wasm') {

@@ -187,6 +187,13 @@ Result<InputFormat> ResolveInputFormat(const std::string& path, const std::strin
   if (EndsWith(name, ".tsv") || EndsWith(name, ".tab")) return InputFormat::kTsv;
   if (EndsWith(name, ".arrow") || EndsWith(name, ".feather") || EndsWith(name, ".ipc")) return InputFormat::kIpcFile;
   if (EndsWith(name, ".arrows")) return InputFormat::kIpcStream;
+  // Any other local file that starts with the IPC file magic ("ARROW1") is one.
+  if (std::FILE* file = std::fopen(path.c_str(), "rb")) {
+    char magic[6] = {};
+    const size_t got = std::fread(magic, 1, sizeof(magic), file);
+    std::fclose(file);
+    if (got == sizeof(magic) && std::string_view(magic, sizeof(magic)) == "ARROW1") return InputFormat::kIpcFile;
+  }
   return InputFormat::kParquet;
 }
 

@@ -44,7 +44,7 @@ enum class InputFormat { kParquet, kCsv, kTsv, kIpcFile, kIpcStream };
 
 // --input-format, else the extension: .csv and .tsv, also followed by .gz, .zst or .zstd,
 // are CSV; .arrow, .feather and .ipc the Arrow IPC file format, .arrows its stream format;
-// anything else is Parquet, as before CSV was read.
+// any other file starting with the IPC file magic is an IPC file; anything else is Parquet.
 Result<InputFormat> ResolveInputFormat(const std::string& path, const std::string& input_format);
 
 // What a command asks of any input.

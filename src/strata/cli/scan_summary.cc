@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "strata/array/bitmap.h"
 #include "strata/exec/task_group.h"
 #include "strata/exec/thread_pool.h"
 
@@ -89,6 +90,7 @@ std::string SummaryTypeName(const DataType& type) {
     case TypeId::kBinaryView:
     case TypeId::kFixedSizeBinary: return "binary";
     case TypeId::kNull: return "null";
+    case TypeId::kDictionary: return SummaryTypeName(*type.value_type());  // summarised by value
     default: return "nested";
   }
 }
@@ -97,9 +99,12 @@ std::string SummaryTypeName(const DataType& type) {
 // form and formatted once at the end.
 class ColumnSummary {
  public:
-  ColumnSummary(std::string name, TypePtr type) : name_(std::move(name)), type_(std::move(type)) {}
+  ColumnSummary(std::string name, TypePtr type) : name_(std::move(name)), type_(std::move(type)) {
+    if (type_->id() == TypeId::kDictionary) values_ = std::make_unique<ColumnSummary>(name_, type_->value_type());
+  }
 
   void Add(const ArrayData& a) {
+    if (type_->id() == TypeId::kDictionary) return AddDictionary(a);
     const int64_t n = a.length;
     const int64_t nulls = a.validity_data() ? a.GetNullCount() : (a.type->id() == TypeId::kNull ? n : 0);
     nulls_ += nulls;
@@ -136,6 +141,8 @@ class ColumnSummary {
       case TypeId::kBinary: return AddBinary<int32_t>(a);
       case TypeId::kLargeString:
       case TypeId::kLargeBinary: return AddBinary<int64_t>(a);
+      case TypeId::kStringView:
+      case TypeId::kBinaryView: return AddViews(a);
       case TypeId::kFixedSizeBinary:
       case TypeId::kDecimal256: return AddFixedBytes(a);
       default: return;  // nested and null: counted only
@@ -252,13 +259,72 @@ class ColumnSummary {
   void AddBinary(const ArrayData& a) {
     const Offset* offsets = a.buffers[1]->data_as<Offset>() + a.offset;
     const char* data = a.buffers[2] ? reinterpret_cast<const char*>(a.buffers[2]->data()) : "";
+    AddBytes(a, [&](int64_t i) {
+      return std::string_view(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
+    });
+  }
+  void AddViews(const ArrayData& a) {
+    const uint8_t* views = a.buffers[1]->data() + 16 * a.offset;
+    AddBytes(a, [&](int64_t i) {
+      const uint8_t* view = views + 16 * i;
+      int32_t length, buffer, offset;
+      std::memcpy(&length, view, 4);
+      if (length <= 12) return std::string_view(reinterpret_cast<const char*>(view + 4), static_cast<size_t>(length));
+      std::memcpy(&buffer, view + 8, 4);
+      std::memcpy(&offset, view + 12, 4);
+      const auto* data = reinterpret_cast<const char*>(a.buffers[2 + static_cast<size_t>(buffer)]->data());
+      return std::string_view(data + offset, static_cast<size_t>(length));
+    });
+  }
+  // A dictionary column: counts from its indices (a valid index to a null value is a null),
+  // min and max over the values its valid indices use.
+  void AddDictionary(const ArrayData& a) {
+    const ArrayData& dictionary = *a.dictionary;
+    const int width = a.type->index_type()->byte_width();
+    const bool is_signed = is_signed_integer(a.type->index_type()->id());
+    const uint8_t* indices = a.buffers[1]->data() + static_cast<int64_t>(width) * a.offset;
+    auto index = [&](int64_t i) -> int64_t {
+      switch (width) {
+        case 1: return is_signed ? int64_t{reinterpret_cast<const int8_t*>(indices)[i]} : int64_t{indices[i]};
+        case 2: return is_signed ? int64_t{reinterpret_cast<const int16_t*>(indices)[i]}
+                                 : int64_t{reinterpret_cast<const uint16_t*>(indices)[i]};
+        case 4: return is_signed ? int64_t{reinterpret_cast<const int32_t*>(indices)[i]}
+                                 : int64_t{reinterpret_cast<const uint32_t*>(indices)[i]};
+        default: return reinterpret_cast<const int64_t*>(indices)[i];
+      }
+    };
+    // Which values are used: a bitmap over the dictionary (at its offset), fed to the value
+    // type's summary as the dictionary's validity.
+    const int64_t base = dictionary.offset;
+    used_.assign(static_cast<size_t>(bitmap::BytesForBits(base + dictionary.length)), 0);
+    const Validity valid(a);
+    const Validity value_valid(dictionary);
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < a.length; ++i) {
+      const int64_t k = valid(i) ? index(i) : -1;
+      if (k < 0 || !value_valid(k)) {
+        ++nulls;
+        continue;
+      }
+      bitmap::SetBit(used_.data(), base + k);
+    }
+    nulls_ += nulls;
+    count_ += a.length - nulls;
+    Buffer used(used_.data(), static_cast<int64_t>(used_.size()));
+    ArrayData selected = dictionary;
+    selected.buffers[0] = std::shared_ptr<Buffer>(std::shared_ptr<Buffer>(), &used);  // not owned
+    selected.null_count = kUnknownNullCount;
+    values_->Add(selected);
+  }
+  template <typename Get>
+  void AddBytes(const ArrayData& a, Get get) {
     const Validity valid(a);
     // The batch's extremes as views into it; copied out once per batch, not per new extreme.
     std::string_view lo, hi;
     bool any = false;
     for (int64_t i = 0; i < a.length; ++i) {
       if (!valid(i)) continue;
-      std::string_view v(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
+      const std::string_view v = get(i);
       if (!any) {
         lo = hi = v;
         any = true;
@@ -296,6 +362,7 @@ class ColumnSummary {
 
   std::optional<std::string> Format(bool min) const {
     if (count_ == 0) return std::nullopt;
+    if (values_ != nullptr) return values_->Format(min);
     const TypeId id = type_->id();
     if (is_floating(id)) {
       if (!has_value_) return saw_nan_ ? std::optional<std::string>("NaN") : std::nullopt;
@@ -324,9 +391,11 @@ class ColumnSummary {
                                       type_->scale());
       }
       case TypeId::kString:
-      case TypeId::kLargeString: return min ? bytes_min_ : bytes_max_;
+      case TypeId::kLargeString:
+      case TypeId::kStringView: return min ? bytes_min_ : bytes_max_;
       case TypeId::kBinary:
       case TypeId::kLargeBinary:
+      case TypeId::kBinaryView:
       case TypeId::kFixedSizeBinary: return FormatBinaryDigest(min ? bytes_min_ : bytes_max_);
       default:
         if (is_integer(id)) return std::to_string(i);
@@ -345,6 +414,8 @@ class ColumnSummary {
   double float_min_ = 0, float_max_ = 0;
   __int128 decimal_min_ = 0, decimal_max_ = 0;
   std::string bytes_min_, bytes_max_;
+  std::unique_ptr<ColumnSummary> values_;  // a dictionary column's values
+  std::vector<uint8_t> used_;              // scratch: the dictionary entries a batch uses
 };
 
 ScanSummary::ScanSummary(const Schema& schema) {
