@@ -1,4 +1,5 @@
-# Every dependency comes from Debian packages (see scripts/install-deps).
+# Every dependency comes from Debian packages (see scripts/install-deps). A dependency that an
+# installed layer links must be found again by cmake/strataConfig.cmake.in as well.
 find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
 find_package(ZLIB REQUIRED)
@@ -11,6 +12,13 @@ pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 pkg_check_modules(JEMALLOC IMPORTED_TARGET jemalloc)
 find_library(SNAPPY_LIBRARY snappy REQUIRED)
 find_path(SNAPPY_INCLUDE_DIR snappy.h REQUIRED)
+# A target rather than a path, so that the installed package finds snappy again on the
+# consumer's machine (cmake/strataConfig.cmake.in does the same).
+if(NOT TARGET Snappy::snappy)
+  add_library(Snappy::snappy UNKNOWN IMPORTED)
+  set_target_properties(Snappy::snappy PROPERTIES IMPORTED_LOCATION "${SNAPPY_LIBRARY}"
+                                                  INTERFACE_INCLUDE_DIRECTORIES "${SNAPPY_INCLUDE_DIR}")
+endif()
 find_package(mimalloc CONFIG QUIET)
 find_package(fmt REQUIRED)
 # Arrow IPC metadata (src/strata/ipc) is FlatBuffers; Debian ships the runtime headers and a static library.

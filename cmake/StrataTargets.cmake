@@ -5,8 +5,12 @@ include(GoogleTest)
 function(strata_add_layer name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   add_library(strata_${name} STATIC ${ARG_SOURCES})
-  target_include_directories(strata_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  # Installed, the headers are in <prefix>/include (INCLUDES DESTINATION, cmake/StrataInstall.cmake).
+  target_include_directories(strata_${name} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src>)
+  target_compile_features(strata_${name} PUBLIC cxx_std_20)
   target_link_libraries(strata_${name} PUBLIC ${ARG_DEPS})
+  # Every layer; cmake/StrataInstall.cmake installs those the library (strata_c) links.
+  set_property(GLOBAL APPEND PROPERTY STRATA_LAYERS ${name})
 endfunction()
 
 # strata_add_test(NAME SOURCES ... DEPS ...): a GoogleTest binary registered with CTest.
