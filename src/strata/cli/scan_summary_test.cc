@@ -1,0 +1,206 @@
+// The scan summary (SCAN-SUMMARY.md), the line every comparison with the peers rests on: each
+// type's count, nulls, min and max rules, NaN and -0.0, slices, several batches, nested and
+// null columns, views, dictionaries, and the parallel fold giving the same line.
+#include "strata/cli/scan_summary.h"
+
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "strata/array/bitmap.h"
+#include "strata/exec/thread_pool.h"
+
+namespace strata::cli {
+namespace {
+
+MemoryPool* Pool() { return SystemMemoryPool(); }
+
+template <typename T>
+std::shared_ptr<Buffer> Bytes(const std::vector<T>& values) {
+  auto buffer = *AllocateBuffer(Pool(), static_cast<int64_t>(values.size() * sizeof(T)));
+  if (!values.empty()) std::memcpy(buffer->mutable_data(), values.data(), values.size() * sizeof(T));
+  return buffer;
+}
+
+// A validity bitmap with bit i = valid[i], and the null count.
+std::pair<std::shared_ptr<Buffer>, int64_t> Validity(const std::vector<bool>& valid) {
+  auto bits = *AllocateBuffer(Pool(), bitmap::BytesForBits(static_cast<int64_t>(valid.size())));
+  std::memset(bits->mutable_data(), 0, static_cast<size_t>(bits->size()));
+  int64_t nulls = 0;
+  for (size_t i = 0; i < valid.size(); ++i) {
+    if (valid[i]) bitmap::SetBit(bits->mutable_data(), static_cast<int64_t>(i));
+    else ++nulls;
+  }
+  return {nulls ? std::shared_ptr<Buffer>(std::move(bits)) : nullptr, nulls};
+}
+
+template <typename T>
+ArrayDataPtr Fixed(TypePtr type, const std::vector<std::optional<T>>& values) {
+  std::vector<T> raw;
+  std::vector<bool> valid;
+  for (const auto& v : values) {
+    raw.push_back(v.value_or(T{}));
+    valid.push_back(v.has_value());
+  }
+  auto [bits, nulls] = Validity(valid);
+  return ArrayData::Make(std::move(type), static_cast<int64_t>(values.size()), {bits, Bytes(raw)}, nulls);
+}
+
+ArrayDataPtr Strings(TypePtr type, const std::vector<std::optional<std::string>>& values) {
+  std::vector<int32_t> offsets{0};
+  std::string data;
+  std::vector<bool> valid;
+  for (const auto& v : values) {
+    if (v) data += *v;
+    offsets.push_back(static_cast<int32_t>(data.size()));
+    valid.push_back(v.has_value());
+  }
+  auto [bits, nulls] = Validity(valid);
+  return ArrayData::Make(std::move(type), static_cast<int64_t>(values.size()),
+                         {bits, Bytes(offsets), Bytes(std::vector<char>(data.begin(), data.end()))}, nulls);
+}
+
+// string_view: values up to 12 bytes inline, longer ones in data buffer 0 (or 1 for odd rows).
+ArrayDataPtr Views(const std::vector<std::optional<std::string>>& values) {
+  std::vector<uint8_t> views(16 * values.size(), 0);
+  std::string data[2];
+  std::vector<bool> valid;
+  for (size_t i = 0; i < values.size(); ++i) {
+    valid.push_back(values[i].has_value());
+    if (!values[i]) continue;
+    const std::string& v = *values[i];
+    const int32_t length = static_cast<int32_t>(v.size());
+    std::memcpy(&views[16 * i], &length, 4);
+    if (length <= 12) {
+      std::memcpy(&views[16 * i + 4], v.data(), v.size());
+    } else {
+      const int32_t buffer = static_cast<int32_t>(i % 2);
+      const int32_t offset = static_cast<int32_t>(data[buffer].size());
+      std::memcpy(&views[16 * i + 4], v.data(), 4);
+      std::memcpy(&views[16 * i + 8], &buffer, 4);
+      std::memcpy(&views[16 * i + 12], &offset, 4);
+      data[buffer] += v;
+    }
+  }
+  auto [bits, nulls] = Validity(valid);
+  return ArrayData::Make(utf8_view(), static_cast<int64_t>(values.size()),
+                         {bits, Bytes(views), Bytes(std::vector<char>(data[0].begin(), data[0].end())),
+                          Bytes(std::vector<char>(data[1].begin(), data[1].end()))},
+                         nulls);
+}
+
+std::string Summarise(const std::vector<std::pair<std::string, std::vector<ArrayDataPtr>>>& columns,
+                      int threads = 1) {
+  std::vector<FieldPtr> fields;
+  for (const auto& [name, batches] : columns) fields.push_back(field(name, batches.front()->type));
+  auto s = schema(fields);
+  ScanSummary summary(*s);
+  for (size_t b = 0; b < columns.front().second.size(); ++b) {
+    std::vector<Array> arrays;
+    for (const auto& column : columns) arrays.emplace_back(column.second[b]);
+    const int64_t rows = arrays.front().length();
+    summary.Add(RecordBatch(s, rows, std::move(arrays)), threads > 1 ? exec::DefaultThreadPool() : nullptr, threads);
+  }
+  return summary.ToJson();
+}
+
+std::string One(const ArrayDataPtr& data) { return Summarise({{"c", {data}}}); }
+
+std::string Column(const std::string& type, const std::string& count, int nulls, const std::string& min,
+                   const std::string& max) {
+  return "{\"name\":\"c\",\"type\":\"" + type + "\",\"count\":" + count + ",\"nulls\":" + std::to_string(nulls) +
+         ",\"min\":" + min + ",\"max\":" + max + "}";
+}
+std::string Line(int rows, const std::string& column) {
+  return "{\"rows\":" + std::to_string(rows) + ",\"columns\":[" + column + "]}";
+}
+std::string Q(const std::string& text) { return "\"" + text + "\""; }
+
+TEST(ScanSummaryTest, IntegersAcrossBatchesAndSlices) {
+  auto a = Fixed<int64_t>(int64(), {5, std::nullopt, -3, 9});
+  auto b = Fixed<int64_t>(int64(), {100, -200, 7});
+  // The slice leaves out 100 and -200: they must not count.
+  EXPECT_EQ(Summarise({{"c", {a, b->Slice(2, 1)}}}), Line(5, Column("int64", "4", 1, Q("-3"), Q("9"))));
+  EXPECT_EQ(One(Fixed<uint64_t>(uint64(), {18446744073709551615ull, 1})),
+            Line(2, Column("uint64", "2", 0, Q("1"), Q("18446744073709551615"))));
+  EXPECT_EQ(One(Fixed<int8_t>(int8(), {-128, 127})), Line(2, Column("int8", "2", 0, Q("-128"), Q("127"))));
+}
+
+TEST(ScanSummaryTest, FloatsLeaveNaNOutAndWriteZeroAsZero) {
+  const double nan = std::nan("");
+  EXPECT_EQ(One(Fixed<double>(float64(), {nan, -0.0, 0.1, std::nullopt, 1e21})),
+            Line(5, Column("float64", "4", 1, Q("0"), Q("1e+21"))));
+  EXPECT_EQ(One(Fixed<double>(float64(), {nan, nan})), Line(2, Column("float64", "2", 0, Q("NaN"), Q("NaN"))));
+  EXPECT_EQ(One(Fixed<double>(float64(), {-0.0})), Line(1, Column("float64", "1", 0, Q("0"), Q("0"))));
+  EXPECT_EQ(One(Fixed<float>(float32(), {3.4028235e38f, -1.5f})),
+            Line(2, Column("float32", "2", 0, Q("-1.5"), Q("3.4028235e+38"))));
+  EXPECT_EQ(One(Fixed<double>(float64(), {std::nullopt})), Line(1, Column("float64", "0", 1, "null", "null")));
+}
+
+TEST(ScanSummaryTest, TemporalDecimalBoolean) {
+  EXPECT_EQ(One(Fixed<int32_t>(date32(), {0, -719162, 19000})),
+            Line(3, Column("date", "3", 0, Q("0001-01-01"), Q("2022-01-08"))));
+  EXPECT_EQ(One(Fixed<int64_t>(timestamp(TimeUnit::kMilli, "UTC"), {-1, 1235865600000})),
+            Line(2, Column("timestamp[ms]", "2", 0, Q("1969-12-31T23:59:59.999"), Q("2009-03-01T00:00:00"))));
+  EXPECT_EQ(One(Fixed<int64_t>(time64(TimeUnit::kMicro), {1, 86399999999})),
+            Line(2, Column("time[us]", "2", 0, Q("00:00:00.000001"), Q("23:59:59.999999"))));
+  EXPECT_EQ(One(Fixed<__int128>(decimal128(10, 2), {-1250, 7})),
+            Line(2, Column("decimal(10,2)", "2", 0, Q("-12.50"), Q("0.07"))));
+  auto [bits, nulls] = Validity({true, false, true});
+  auto values = *AllocateBuffer(Pool(), 1);
+  values->mutable_data()[0] = 0b001;  // true, (null), false
+  EXPECT_EQ(One(ArrayData::Make(boolean(), 3, {bits, std::move(values)}, nulls)),
+            Line(3, Column("bool", "2", 1, Q("false"), Q("true"))));
+}
+
+TEST(ScanSummaryTest, StringsBinaryAndViewsCompareBytewise) {
+  // Bytewise: "b~" < "b\xC3\xA9" (0x7E < 0xC3), "B" < "b".
+  EXPECT_EQ(One(Strings(utf8(), {"b~", std::nullopt, "b\xC3\xA9", "B", ""})),
+            Line(5, Column("string", "4", 1, Q(""), Q("b\xC3\xA9"))));
+  EXPECT_EQ(One(Strings(binary(), {"ab", "ab"})),
+            Line(2, Column("binary", "2", 0,
+                           Q("len=2;sha256=fb8e20fc2e4c3f248c60c39bd652f3c1347298bb977b8b4d5903b85055620603"),
+                           Q("len=2;sha256=fb8e20fc2e4c3f248c60c39bd652f3c1347298bb977b8b4d5903b85055620603"))));
+  // Inline (<= 12 bytes) and out-of-line values in two data buffers.
+  auto views = Views({"short", "a much longer value", std::nullopt, "zzzz longer than twelve", "aaa"});
+  EXPECT_EQ(One(views), Line(5, Column("string", "4", 1, Q("a much longer value"), Q("zzzz longer than twelve"))));
+  EXPECT_EQ(One(views->Slice(3, 2)), Line(2, Column("string", "2", 0, Q("aaa"), Q("zzzz longer than twelve"))));
+}
+
+TEST(ScanSummaryTest, DictionariesAreSummarisedByTheValuesTheyUse) {
+  // Values: "zebra" (unused: it must not be the max), null, "apple", "mango".
+  auto values = Strings(utf8(), {"zebra", std::nullopt, "apple", "mango"});
+  auto column = Fixed<int8_t>(dictionary(int8(), utf8()), {3, 2, std::nullopt, 1, 2});
+  column->dictionary = values;
+  // A valid index to a null value is a null too.
+  EXPECT_EQ(One(column), Line(5, Column("string", "3", 2, Q("apple"), Q("mango"))));
+  EXPECT_EQ(One(column->Slice(0, 1)), Line(1, Column("string", "1", 0, Q("mango"), Q("mango"))));
+}
+
+TEST(ScanSummaryTest, NestedAndNullColumnsAreCountedOnly) {
+  auto values = Fixed<int32_t>(int32(), {1, 2, 3});
+  auto [bits, nulls] = Validity({true, false, true});
+  auto lists = ArrayData::Make(list(int32()), 3, {bits, Bytes(std::vector<int32_t>{0, 2, 2, 3})}, nulls);
+  lists->children.push_back(values);
+  EXPECT_EQ(One(lists), Line(3, Column("nested", "null", 1, "null", "null")));
+  EXPECT_EQ(One(ArrayData::Make(null(), 4, {nullptr}, 4)), Line(4, Column("null", "0", 4, "null", "null")));
+}
+
+TEST(ScanSummaryTest, ParallelFoldGivesTheSameLine) {
+  std::vector<std::pair<std::string, std::vector<ArrayDataPtr>>> columns;
+  for (int c = 0; c < 6; ++c) {
+    std::vector<ArrayDataPtr> batches;
+    for (int b = 0; b < 5; ++b) {
+      batches.push_back(Fixed<int64_t>(int64(), {c * 100 + b, std::nullopt, -(c + b)}));
+    }
+    columns.push_back({"c" + std::to_string(c), batches});
+  }
+  EXPECT_EQ(Summarise(columns, 4), Summarise(columns, 1));
+}
+
+}  // namespace
+}  // namespace strata::cli
