@@ -18,94 +18,52 @@
 //   fuzz       arrow-testing's CSV fuzz regressions: strata reads or refuses each one cleanly.
 // One line per check (PASS / FAIL / KNOWN, details indented), then `N passed, N failed`. KNOWN
 // is a difference every line of which an ALLOWED entry explains. Exit 1 on any failure.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diffSummaries } from './compare_scan.mjs';
 import { csvFiles, fuzzFiles } from './csv_files.mjs';
 import { duckCsvSource, normalizeType, specTypeName } from './csv_options.mjs';
 import { ALLOWED, whyAllowed } from './check_csv_allowed.mjs';
+import {
+  closeDuckdb, compareSelects, duckdb, exitWithUsage, parseArgsOrExit, polarsJobs, Report, runStrata, serveJobs,
+  sqlIdent as ident, sqlString as q, strataSummary,
+} from './check_support.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
 const SELF = fileURLToPath(import.meta.url);
 // strata's default null spellings (csv/read_options.h ConvertOptions::null_values).
 export const STRATA_NULLS = ['', 'NULL', 'null', 'NA', 'N/A'];
-const q = (text) => `'${String(text).replaceAll("'", "''")}'`;
-const ident = (name) => `"${String(name).replaceAll('"', '""')}"`;
+
+const USAGE = 'usage: check_csv.mjs --strata BIN --tmp DIR [--arrow-testing DIR] ' +
+  '[--parts scan,roundtrip,write,fuzz] [--engines duckdb,polars]';
 
 function usage(message) {
-  if (message) console.error(`check_csv: ${message}`);
-  console.error('usage: check_csv.mjs --strata BIN --tmp DIR [--arrow-testing DIR] ' +
-    '[--parts scan,roundtrip,write,fuzz] [--engines duckdb,polars]');
-  process.exit(2);
+  exitWithUsage('check_csv', USAGE, message);
 }
 
 function parseArgs(argv) {
-  const o = { strata: null, tmp: null, arrow: null, parts: ['scan', 'roundtrip', 'write', 'fuzz'], engines: ['duckdb', 'polars'] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = () => (i + 1 < argv.length ? argv[++i] : usage(`${arg} needs a value`));
-    if (arg === '--strata') o.strata = value();
-    else if (arg === '--tmp') o.tmp = value();
-    else if (arg === '--arrow-testing') o.arrow = value();
-    else if (arg === '--parts') o.parts = value().split(',');
-    else if (arg === '--engines') o.engines = value().split(',');
-    else usage(`unknown argument ${arg}`);
-  }
-  if (!o.strata || !o.tmp) usage('need --strata and --tmp');
-  return o;
+  return parseArgsOrExit(argv, 'check_csv', USAGE, {
+    defaults: { strata: null, tmp: null, arrow: null, parts: ['scan', 'roundtrip', 'write', 'fuzz'], engines: ['duckdb', 'polars'] },
+    values: { '--strata': 'strata', '--tmp': 'tmp', '--arrow-testing': 'arrow' },
+    lists: { '--parts': 'parts', '--engines': 'engines' },
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Reporting
 
-const tally = { passed: 0, failed: 0, known: 0 };
-const perEngine = {};
-
-function report(verdict, engine, label, details = []) {
-  const t = (perEngine[engine] ??= { PASS: 0, FAIL: 0, KNOWN: 0 });
-  t[verdict] += 1;
-  if (verdict === 'FAIL') tally.failed += 1;
-  else tally.passed += 1;
-  if (verdict === 'KNOWN') tally.known += 1;
-  console.log(`${verdict.padEnd(5)} ${engine.padEnd(13)} ${label}`);
-  for (const line of details.slice(0, 14)) console.log(`      ${line}`);
-  if (details.length > 14) console.log(`      ... ${details.length - 14} more`);
-}
+const reporter = new Report({ engineWidth: 13 });
+const report = (...args) => reporter.add(...args);
 
 // PASS without diffs; KNOWN when ALLOWED explains every diff; FAIL otherwise.
 function verdict(engine, mode, entry, label, diffs, context = []) {
-  if (diffs.length === 0) { report('PASS', engine, label); return; }
-  const reasons = whyAllowed({ engine, mode, file: entry.name, diffs });
-  if (reasons) report('KNOWN', engine, label, [...reasons.map((r) => `allowed: ${r}`), ...diffs]);
-  else report('FAIL', engine, label, [...context, ...diffs]);
+  reporter.judge(engine, label, diffs, (d) => whyAllowed({ engine, mode, file: entry.name, diffs: d }), context);
 }
 
 // ---------------------------------------------------------------------------------------------
 // strata
-
-function runStrata(bin, args, { timeout = 300000 } = {}) {
-  const r = spawnSync(bin, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout });
-  if (r.error) return { error: r.error.message, signal: r.signal };
-  if (r.status !== 0) {
-    return { error: `exit ${r.status ?? r.signal}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`,
-      status: r.status, signal: r.signal, stderr: r.stderr };
-  }
-  return { stdout: r.stdout, stderr: r.stderr, status: 0 };
-}
-
-function strataSummary(bin, args) {
-  const r = runStrata(bin, ['scan', '--json', ...args]);
-  if (r.error) return { error: r.error };
-  const line = r.stdout.trim().split('\n').pop();
-  try {
-    return { summary: JSON.parse(line) };
-  } catch {
-    return { error: `not JSON: ${line.slice(0, 200)}` };
-  }
-}
 
 // `strata schema FILE.csv`: the lines after "strata schema:", `name: type`.
 function strataSchema(bin, args) {
@@ -139,54 +97,9 @@ function strataSchemaArg(columns) {
 // ---------------------------------------------------------------------------------------------
 // Polars, in a child process (a Rust panic or abort must not take the check down)
 
-// Runs `jobs` ([{id, ...}]) in one worker; Map id -> result. Jobs a crash left undone are
-// retried, the first of them alone.
-function polarsJobs(jobs, tmp) {
-  return new Promise((resolve) => {
-    const results = new Map();
-    if (jobs.length === 0) { resolve(results); return; }
-    const jobFile = path.join(tmp, `polars-jobs-${jobs[0].id}.json`);
-    writeFileSync(jobFile, JSON.stringify(jobs));
-    const child = spawn(process.execPath, [SELF, '--polars-worker', jobFile],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, POLARS_MAX_THREADS: '2' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
-    child.on('close', async (code, signal) => {
-      for (const line of out.split('\n')) {
-        try {
-          const r = JSON.parse(line);
-          results.set(r.id, r);
-        } catch { /* empty or partial */ }
-      }
-      const missing = jobs.filter((j) => !results.has(j.id));
-      if (missing.length) {
-        const why = `polars crashed (${code ?? signal}): ${err.trim().split('\n').filter((l) => !/^\s*(note|stack|\d+:|at )/.test(l)).slice(-2).join(' | ')}`;
-        results.set(missing[0].id, { id: missing[0].id, error: why });
-        const rest = await polarsJobs(missing.slice(1), tmp);
-        for (const [id, r] of rest) results.set(id, r);
-      }
-      resolve(results);
-    });
-  });
-}
-
-async function polarsWorker(jobFile) {
-  const { readFileSync } = await import('node:fs');
-  const { default: pl } = await import('nodejs-polars');
-  const { polarsSummary } = await import('./polars_summary.mjs');
-  const jobs = JSON.parse(readFileSync(jobFile, 'utf8'));
-  for (const job of jobs) {
-    let result;
-    try {
-      if (job.kind === 'summary') result = { line: polarsSummary(job.file, { csv: job.csv }) };
-      else result = { diffs: polarsRows(pl, job) };
-    } catch (error) {
-      result = { error: String(error?.message ?? error).split('\n').filter(Boolean).slice(0, 3).join(' | ') };
-    }
-    process.stdout.write(`${JSON.stringify({ id: job.id, ...result })}\n`);
-  }
+function polarsWorker(jobFile, pl, polarsSummary) {
+  serveJobs(jobFile, (job) => (job.kind === 'summary' ? { line: polarsSummary(job.file, { csv: job.csv }) }
+    : { diffs: polarsRows(pl, job) }));
 }
 
 // The Parquet file's rows against the CSV read with the Parquet file's Polars schema.
@@ -221,47 +134,6 @@ function polarsRows(pl, { parquet, csvFile }) {
     if (bad.length) diffs.push(`column '${name}' values: ${bad.join('; ')}`);
   }
   return diffs;
-}
-
-// ---------------------------------------------------------------------------------------------
-// DuckDB
-
-let duck = null;
-async function duckdb() {
-  if (duck) return duck;
-  const { DuckDBSummary } = await import('./duckdb_summary.mjs');
-  duck = await DuckDBSummary.create({ threads: 2 });
-  return duck;
-}
-
-const bigintSafe = (r) => JSON.stringify(r, (k, v) => (typeof v === 'bigint' ? v.toString() : v));
-
-// Rows of two SELECTs: counts, optionally types, and EXCEPT ALL both ways (floats also as text,
-// so that -0.0 against 0.0 shows).
-async function compareSelects(db, a, b, { aName, bName, types = true }) {
-  const problems = [];
-  const ta = await db.rows(`DESCRIBE ${a}`);
-  const tb = await db.rows(`DESCRIBE ${b}`);
-  const show = (t) => t.map((r) => `${r.column_name} ${r.column_type}`).join(', ');
-  if (types && show(ta) !== show(tb)) problems.push(`types: ${aName} ${show(ta)}; ${bName} ${show(tb)}`);
-  const text = ta.filter((r) => /^(FLOAT|DOUBLE)$/.test(r.column_type))
-    .map((r) => `, ${ident(r.column_name)}::VARCHAR AS ${ident(`${r.column_name}__text`)}`).join('');
-  const withText = (s) => `SELECT *${text} FROM (${s})`;
-  const [counts] = await db.rows(`SELECT (SELECT count(*) FROM (${a})) AS a, (SELECT count(*) FROM (${b})) AS b`);
-  if (counts.a !== counts.b) problems.push(`rows: ${aName} ${counts.a}, ${bName} ${counts.b}`);
-  for (const [x, y, name] of [[a, b, `${aName} EXCEPT ALL ${bName}`], [b, a, `${bName} EXCEPT ALL ${aName}`]]) {
-    try {
-      const diff = `${withText(x)} EXCEPT ALL ${withText(y)}`;
-      const [{ n }] = await db.rows(`SELECT count(*) AS n FROM (${diff})`);
-      if (Number(n) !== 0) {
-        const some = await db.rows(`SELECT * FROM (${diff}) LIMIT 3`);
-        problems.push(`${name}: ${n} rows, e.g. ${some.map(bigintSafe).join(' ; ').slice(0, 700)}`);
-      }
-    } catch (error) {
-      problems.push(`${name}: DuckDB error ${error.message.split('\n')[0]}`);
-    }
-  }
-  return problems;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -325,7 +197,7 @@ async function scanPart(options, entries) {
       }
     }
   }
-  const polars = await polarsJobs(jobs, options.tmp);
+  const polars = await polarsJobs(SELF, jobs, options.tmp);
   for (const check of checks) {
     const { entry, mode, engine } = check;
     const result = check.id ? polars.get(check.id) : check;
@@ -440,7 +312,7 @@ async function writePart(options, entries) {
       pending.push({ id, entry, label: `${source.name} -> strata convert -> csv: Polars reads the parquet's rows` });
     }
   }
-  const results = await polarsJobs(jobs, options.tmp);
+  const results = await polarsJobs(SELF, jobs, options.tmp);
   for (const p of pending) {
     const r = results.get(p.id);
     verdict('polars-rows', 'write', p.entry, p.label, r.error ? [`error: ${r.error}`] : r.diffs);
@@ -464,7 +336,12 @@ function fuzzPart(options, files) {
 
 async function main() {
   const argv = process.argv.slice(2);
-  if (argv[0] === '--polars-worker') { await polarsWorker(argv[1]); return; }
+  if (argv[0] === '--polars-worker') {
+    const { default: pl } = await import('nodejs-polars');
+    const { polarsSummary } = await import('./polars_summary.mjs');
+    polarsWorker(argv[1], pl, polarsSummary);
+    return;
+  }
   const options = parseArgs(argv);
   const start = Date.now();
   for (const sub of ['files', 'parquet', 'written']) mkdirSync(path.join(options.tmp, sub), { recursive: true });
@@ -476,13 +353,8 @@ async function main() {
   if (options.parts.includes('roundtrip') || options.parts.includes('write')) await roundtripPart(options, entries);
   if (options.parts.includes('write')) await writePart(options, entries);
   if (options.parts.includes('fuzz')) fuzzPart(options, fuzzFiles(arrowCsvDir));
-  duck?.close();
-  console.log('');
-  console.log('per engine: ' + Object.entries(perEngine).map(([e, t]) =>
-    `${e} ${t.PASS} pass${t.KNOWN ? ` ${t.KNOWN} known` : ''} ${t.FAIL} fail`).join('; '));
-  console.log(`(${tally.known} of the passes are allowed differences; ${((Date.now() - start) / 1000).toFixed(0)} s)`);
-  console.log(`${tally.passed} passed, ${tally.failed} failed`);
-  process.exitCode = tally.failed > 0 ? 1 : 0;
+  closeDuckdb();
+  process.exitCode = reporter.finish(start, 'allowed differences');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -8,6 +8,8 @@
 //   why     the reason, printed with the check
 // `inferred` runs each engine with its defaults, so most entries are inference and convention
 // choices; in `aligned` (strata's types and null spellings given) only the Polars lines remain.
+import { allowedReasons } from './check_support.mjs';
+
 export const ALLOWED = [
   // strata keeps digit strings with leading zeros as text (no-loss rule: 02134 is not 2134), as
   // DuckDB's sniffer does; Polars infers Int64 and drops the zeros.
@@ -49,11 +51,5 @@ export const ALLOWED = [
 
 // The reasons when ALLOWED explains every line of `diffs`, else null.
 export function whyAllowed({ engine, mode, file, diffs }) {
-  const reasons = new Set();
-  for (const d of diffs) {
-    const hit = ALLOWED.find((a) => a.engine === engine && a.mode.test(mode) && a.file.test(file) && a.field.test(d));
-    if (!hit) return null;
-    reasons.add(hit.why);
-  }
-  return [...reasons];
+  return allowedReasons(ALLOWED, { engine, mode, file }, diffs);
 }

@@ -17,7 +17,6 @@
 // One line per check (PASS / FAIL / KNOWN, details indented), then `N passed, N failed`. KNOWN
 // is a difference every line of which an ALLOWED entry (check_ipc_allowed.mjs) explains.
 // Exit 1 on any failure.
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,81 +26,36 @@ import { arrowTableSummary } from './arrow_summary.mjs';
 import { lz4FrameDecode, registerArrowCodecs, zstdDecode } from './ipc_codecs.mjs';
 import { ALLOWED, whyAllowed } from './check_ipc_allowed.mjs';
 import { arrowTables } from './ipc_tables.mjs';
+import {
+  closeDuckdb, duckdb, parseArgsOrExit, polarsJobs, Report, runStrata, serveJobs, strataSummary,
+} from './check_support.mjs';
 
 registerArrowCodecs(arrow);
 const SELF = fileURLToPath(import.meta.url);
 export const COMPRESSIONS = ['none', 'lz4', 'zstd'];
 export const FORMATS = [{ ext: 'arrow', kind: 'file' }, { ext: 'arrows', kind: 'stream' }];
 
-function usage(message) {
-  if (message) console.error(`check_ipc: ${message}`);
-  console.error('usage: check_ipc.mjs --strata BIN --tmp DIR --list FILE [--parts convert,peers] ' +
-    '[--engines arrow-js,polars,duckdb]');
-  process.exit(2);
-}
+const USAGE = 'usage: check_ipc.mjs --strata BIN --tmp DIR --list FILE [--parts convert,peers] ' +
+  '[--engines arrow-js,polars,duckdb]';
 
 function parseArgs(argv) {
-  const o = { strata: null, tmp: null, list: null, parts: ['convert', 'peers'], engines: ['arrow-js', 'polars', 'duckdb'] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = () => (i + 1 < argv.length ? argv[++i] : usage(`${arg} needs a value`));
-    if (arg === '--strata') o.strata = value();
-    else if (arg === '--tmp') o.tmp = value();
-    else if (arg === '--list') o.list = value();
-    else if (arg === '--parts') o.parts = value().split(',');
-    else if (arg === '--engines') o.engines = value().split(',');
-    else usage(`unknown argument ${arg}`);
-  }
-  if (!o.strata || !o.tmp) usage('need --strata and --tmp');
-  if (o.parts.includes('convert') && !o.list) usage('the convert part needs --list');
-  return o;
+  return parseArgsOrExit(argv, 'check_ipc', USAGE, {
+    defaults: { strata: null, tmp: null, list: null, parts: ['convert', 'peers'], engines: ['arrow-js', 'polars', 'duckdb'] },
+    values: { '--strata': 'strata', '--tmp': 'tmp', '--list': 'list' },
+    lists: { '--parts': 'parts', '--engines': 'engines' },
+    check: (o) => (o.parts.includes('convert') && !o.list ? 'the convert part needs --list' : null),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Reporting
 
-const tally = { passed: 0, failed: 0, known: 0 };
-const perEngine = {};
-
-function report(verdict, engine, label, details = []) {
-  const t = (perEngine[engine] ??= { PASS: 0, FAIL: 0, KNOWN: 0 });
-  t[verdict] += 1;
-  if (verdict === 'FAIL') tally.failed += 1;
-  else tally.passed += 1;
-  if (verdict === 'KNOWN') tally.known += 1;
-  console.log(`${verdict.padEnd(5)} ${engine.padEnd(9)} ${label}`);
-  for (const line of details.slice(0, 14)) console.log(`      ${line}`);
-  if (details.length > 14) console.log(`      ... ${details.length - 14} more`);
-}
+const reporter = new Report({ engineWidth: 9 });
+const report = (...args) => reporter.add(...args);
 
 // PASS without diffs; KNOWN when ALLOWED explains every diff; FAIL otherwise.
 function verdict(engine, part, file, label, diffs) {
-  if (diffs.length === 0) { report('PASS', engine, label); return; }
-  const reasons = whyAllowed({ engine, part, file, diffs });
-  if (reasons) report('KNOWN', engine, label, [...reasons.map((r) => `allowed: ${r}`), ...diffs]);
-  else report('FAIL', engine, label, diffs);
-}
-
-// ---------------------------------------------------------------------------------------------
-// strata
-
-function runStrata(bin, args, { timeout = 300000, input } = {}) {
-  const r = spawnSync(bin, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout, input });
-  if (r.error) return { error: r.error.message };
-  if (r.status !== 0) return { error: `exit ${r.status ?? r.signal}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}` };
-  return { stdout: r.stdout };
-}
-
-// `strata scan --json` of a file, or of the given arguments (with `input` on stdin).
-function strataSummary(bin, fileOrArgs, { input } = {}) {
-  const r = runStrata(bin, ['scan', '--json', ...[].concat(fileOrArgs)], { input });
-  if (r.error) return { error: r.error };
-  const line = r.stdout.trim().split('\n').pop();
-  try {
-    return { summary: JSON.parse(line) };
-  } catch {
-    return { error: `not JSON: ${line.slice(0, 200)}` };
-  }
+  reporter.judge(engine, label, diffs, (d) => whyAllowed({ engine, part, file, diffs: d }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,63 +128,12 @@ function bytesOfStream(bytes) {
 // ---------------------------------------------------------------------------------------------
 // Polars, in child processes (a Rust panic must not take the check down)
 
-function polarsJobs(jobs, tmp) {
-  return new Promise((resolve) => {
-    const results = new Map();
-    if (jobs.length === 0) { resolve(results); return; }
-    const jobFile = path.join(tmp, `polars-jobs-${jobs[0].id}.json`);
-    writeFileSync(jobFile, JSON.stringify(jobs));
-    const child = spawn(process.execPath, [SELF, '--polars-worker', jobFile],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, POLARS_MAX_THREADS: '2' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
-    child.on('close', async (code, signal) => {
-      for (const line of out.split('\n')) {
-        try {
-          const r = JSON.parse(line);
-          results.set(r.id, r);
-        } catch { /* empty or partial */ }
-      }
-      const missing = jobs.filter((j) => !results.has(j.id));
-      if (missing.length) {
-        const why = `polars crashed (${code ?? signal}): ${err.trim().split('\n').filter((l) => !/^\s*(note|stack|\d+:|at )/.test(l)).slice(-2).join(' | ')}`;
-        results.set(missing[0].id, { id: missing[0].id, error: why });
-        const rest = await polarsJobs(missing.slice(1), tmp);
-        for (const [id, r] of rest) results.set(id, r);
-      }
-      resolve(results);
-    });
-  });
-}
-
 async function polarsWorker(jobFile) {
   const { polarsSummary } = await import('./polars_summary.mjs');
   const { loadPolars, writePolarsFrames } = await import('./ipc_tables.mjs');
   await loadPolars();
-  const jobs = JSON.parse(readFileSync(jobFile, 'utf8'));
-  for (const job of jobs) {
-    let result;
-    try {
-      if (job.kind === 'summary') result = { line: polarsSummary(job.file, { ipc: job.ipc }) };
-      else result = { written: writePolarsFrames(job.dir, COMPRESSIONS) };
-    } catch (error) {
-      result = { error: String(error?.message ?? error).split('\n').filter(Boolean).slice(0, 3).join(' | ') };
-    }
-    process.stdout.write(`${JSON.stringify({ id: job.id, ...result })}\n`);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// DuckDB
-
-let duck = null;
-async function duckdb() {
-  if (duck) return duck;
-  const { DuckDBSummary } = await import('./duckdb_summary.mjs');
-  duck = await DuckDBSummary.create({ threads: 2 });
-  return duck;
+  serveJobs(jobFile, (job) => (job.kind === 'summary' ? { line: polarsSummary(job.file, { ipc: job.ipc }) }
+    : { written: writePolarsFrames(job.dir, COMPRESSIONS) }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -294,7 +197,7 @@ async function convertPart(options) {
       }
     }
   }
-  const results = await polarsJobs(jobs, options.tmp);
+  const results = await polarsJobs(SELF, jobs, options.tmp);
   for (const p of pending) {
     const r = results.get(p.id);
     verdict('polars', 'convert', p.name, p.label,
@@ -363,7 +266,7 @@ async function peersPart(options) {
     }
   }
   if (options.engines.includes('polars')) {
-    const results = await polarsJobs([{ id: 'w0', kind: 'write', dir }], options.tmp);
+    const results = await polarsJobs(SELF, [{ id: 'w0', kind: 'write', dir }], options.tmp);
     const r = results.get('w0');
     if (r.error) {
       report('FAIL', 'polars', 'Polars cannot write its IPC files', [r.error]);
@@ -388,13 +291,8 @@ async function main() {
     `${ALLOWED.length} allowed differences`);
   if (options.parts.includes('convert')) await convertPart(options);
   if (options.parts.includes('peers')) await peersPart(options);
-  duck?.close();
-  console.log('');
-  console.log('per engine: ' + Object.entries(perEngine).map(([e, t]) =>
-    `${e} ${t.PASS} pass${t.KNOWN ? ` ${t.KNOWN} known` : ''} ${t.FAIL} fail`).join('; '));
-  console.log(`(${tally.known} of the passes are allowed differences; ${((Date.now() - start) / 1000).toFixed(0)} s)`);
-  console.log(`${tally.passed} passed, ${tally.failed} failed`);
-  process.exitCode = tally.failed > 0 ? 1 : 0;
+  closeDuckdb();
+  process.exitCode = reporter.finish(start, 'allowed differences');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

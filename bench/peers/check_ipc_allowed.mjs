@@ -7,6 +7,8 @@
 //   file    regexp on the file's name (the Parquet file of `convert`, the table of `peers`)
 //   field   regexp on the diff line
 //   why     the reason, printed with the check
+import { allowedReasons } from './check_support.mjs';
+
 export const ALLOWED = [
   // Parquet has no unit of seconds: strata writes timestamp[s] as TIMESTAMP(MILLIS) (the same
   // instants, as Arrow C++ does), so the Parquet file's readers see timestamp[ms].
@@ -26,11 +28,5 @@ export const ALLOWED = [
 
 // The reasons when ALLOWED explains every line of `diffs`, else null.
 export function whyAllowed({ engine, part, file, diffs }) {
-  const reasons = new Set();
-  for (const d of diffs) {
-    const hit = ALLOWED.find((a) => a.engine === engine && a.part.test(part) && a.file.test(file) && a.field.test(d));
-    if (!hit) return null;
-    reasons.add(hit.why);
-  }
-  return [...reasons];
+  return allowedReasons(ALLOWED, { engine, part, file }, diffs);
 }

@@ -13,12 +13,16 @@
 //            bytes for a selective filter than on the same file written with --statistics off.
 // Prints one line per check (PASS / FAIL / KNOWN, details indented) and last `N passed, N failed`.
 // Exit 1 on any failure, 2 on bad usage.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parquetMetadata } from 'hyparquet';
 import { diffSummaries } from './compare_scan.mjs';
+import {
+  allowedReasons, batchSummaries, compareSelects, parseArgsOrExit, Report, runStrata,
+  sqlString as q, strataSummary,
+} from './check_support.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SCAN_SUMMARY = path.join(HERE, 'scan_summary.mjs');
@@ -89,109 +93,33 @@ const ALLOWED = [
     why: 'hyparquet-compressors fails on the empty LZ4 block (empty dictionary page of an all-null chunk)' },
 ];
 
-function usage(message) {
-  if (message) console.error(`check_writer: ${message}`);
-  console.error('usage: check_writer.mjs --strata BIN --tmp DIR [--list FILE] [--parts rewrite,peers,stats] ' +
-    '[--engines a,b]');
-  process.exit(2);
-}
+const USAGE = 'usage: check_writer.mjs --strata BIN --tmp DIR [--list FILE] [--parts rewrite,peers,stats] ' +
+  '[--engines a,b]';
 
 function parseArgs(argv) {
-  const o = { strata: null, tmp: null, list: null, parts: ['rewrite', 'peers', 'stats'], engines: ALL_ENGINES };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = () => (i + 1 < argv.length ? argv[++i] : usage(`${arg} needs a value`));
-    if (arg === '--strata') o.strata = value();
-    else if (arg === '--tmp') o.tmp = value();
-    else if (arg === '--list') o.list = value();
-    else if (arg === '--parts') o.parts = value().split(',');
-    else if (arg === '--engines') o.engines = value().split(',');
-    else usage(`unknown argument ${arg}`);
-  }
-  if (!o.strata || !o.tmp) usage('need --strata and --tmp');
-  if (o.parts.includes('rewrite') && !o.list) usage('the rewrite part needs --list');
-  return o;
+  return parseArgsOrExit(argv, 'check_writer', USAGE, {
+    defaults: { strata: null, tmp: null, list: null, parts: ['rewrite', 'peers', 'stats'], engines: ALL_ENGINES },
+    values: { '--strata': 'strata', '--tmp': 'tmp', '--list': 'list' },
+    lists: { '--parts': 'parts', '--engines': 'engines' },
+    check: (o) => (o.parts.includes('rewrite') && !o.list ? 'the rewrite part needs --list' : null),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Reporting
 
-const tally = { passed: 0, failed: 0, known: 0 };
-const perEngine = {};
-
-function report(verdict, engine, label, details = []) {
-  const t = (perEngine[engine] ??= { PASS: 0, FAIL: 0, KNOWN: 0 });
-  t[verdict] += 1;
-  if (verdict === 'FAIL') tally.failed += 1;
-  else tally.passed += 1;
-  if (verdict === 'KNOWN') tally.known += 1;
-  console.log(`${verdict.padEnd(5)} ${engine.padEnd(12)} ${label}`);
-  for (const line of details.slice(0, 12)) console.log(`      ${line}`);
-  if (details.length > 12) console.log(`      ... ${details.length - 12} more`);
-}
+const reporter = new Report({ engineWidth: 12, detailLimit: 12 });
+const report = (...args) => reporter.add(...args);
 
 // ---------------------------------------------------------------------------------------------
 // Processes
-
-function runStrata(bin, args) {
-  const r = spawnSync(bin, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 300000 });
-  if (r.error) return { error: r.error.message };
-  if (r.status !== 0) return { error: `exit ${r.status ?? r.signal}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}` };
-  return { stdout: r.stdout };
-}
-
-function strataSummary(bin, file) {
-  const r = runStrata(bin, ['scan', '--json', file]);
-  if (r.error) return { error: r.error };
-  const line = r.stdout.trim().split('\n').pop();
-  try {
-    return { summary: JSON.parse(line) };
-  } catch {
-    return { error: `not JSON: ${line.slice(0, 200)}` };
-  }
-}
-
-// Runs scan_summary.mjs ENGINE --batch over `files` in one process; Map file -> {summary}|{error}.
-// Files the process did not get to (a crash) are retried one process each.
-function batchSummaries(engine, files) {
-  return new Promise((resolve) => {
-    const results = new Map();
-    if (files.length === 0) { resolve(results); return; }
-    const child = spawn(process.execPath, [SCAN_SUMMARY, engine, '--batch', '--digest', '--threads', '1', ...files],
-      { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
-    child.on('close', async (code, signal) => {
-      for (const line of out.split('\n')) {
-        if (!line.trim()) continue;
-        try {
-          const record = JSON.parse(line);
-          results.set(record.file, record.error !== undefined ? { error: record.error }
-            : { summary: JSON.parse(record.line), digest: record.digest, digestError: record.digestError });
-        } catch { /* a partial line of a crashed process */ }
-      }
-      const missing = files.filter((f) => !results.has(f));
-      if (missing.length > 0 && missing.length === files.length && missing.length === 1) {
-        results.set(missing[0], { error: `${engine} crashed (${code ?? signal}): ${err.trim().split('\n').slice(-2).join(' | ')}` });
-      } else if (missing.length > 0) {
-        // The first missing file crashed the engine: record it, retry the rest.
-        results.set(missing[0], { error: `${engine} crashed (${code ?? signal}): ${err.trim().split('\n').slice(-2).join(' | ')}` });
-        const rest = await batchSummaries(engine, missing.slice(1));
-        for (const [f, r] of rest) results.set(f, r);
-      }
-      resolve(results);
-    });
-  });
-}
 
 // Engines' batches, two at a time (two cores).
 async function allSummaries(engines, files) {
   const out = {};
   for (let i = 0; i < engines.length; i += 2) {
     const pair = engines.slice(i, i + 2);
-    const results = await Promise.all(pair.map((e) => batchSummaries(e, files)));
+    const results = await Promise.all(pair.map((e) => batchSummaries(SCAN_SUMMARY, e, files, ['--digest', '--threads', '1'])));
     pair.forEach((e, k) => { out[e] = results[k]; });
   }
   return out;
@@ -280,14 +208,7 @@ function optionProblems(file, args) {
 }
 
 function allowed(engine, file, set, diffs) {
-  const base = path.basename(file);
-  const reasons = new Set();
-  for (const d of diffs) {
-    const hit = ALLOWED.find((a) => a.engine === engine && a.file.test(base) && a.set.test(set) && a.field.test(d));
-    if (!hit) return null;
-    reasons.add(hit.why);
-  }
-  return [...reasons];
+  return allowedReasons(ALLOWED, { engine, file: path.basename(file), set }, diffs);
 }
 
 async function rewritePart(options) {
@@ -392,8 +313,6 @@ export async function duckdb() {
   return duck;
 }
 
-const q = (text) => `'${String(text).replaceAll("'", "''")}'`;
-const ident = (name) => `"${String(name).replaceAll('"', '""')}"`;
 
 // The typed tables DuckDB writes (part b). Nulls everywhere: every column is NULL on some rows.
 const N = 3000;
@@ -468,31 +387,9 @@ const PEER_SETS = [
 
 // DuckDB's equality of two files: row counts, column types, EXCEPT ALL both ways; float
 // columns are also compared as text so that -0.0 / 0.0 and NaN payload signs are seen.
-export async function compareFiles(db, a, b, { types = true } = {}) {
-  const problems = [];
-  const ta = await db.rows(`DESCRIBE SELECT * FROM read_parquet(${q(a)})`);
-  const tb = await db.rows(`DESCRIBE SELECT * FROM read_parquet(${q(b)})`);
-  const typesA = ta.map((r) => `${r.column_name} ${r.column_type}`).join(', ');
-  const typesB = tb.map((r) => `${r.column_name} ${r.column_type}`).join(', ');
-  if (types && typesA !== typesB) problems.push(`types: original ${typesA}; rewritten ${typesB}`);
-  const extra = ta.filter((r) => /^(FLOAT|DOUBLE)$/.test(r.column_type))
-    .map((r) => `, ${ident(r.column_name)}::VARCHAR AS ${ident(`${r.column_name}__text`)}`).join('');
-  const select = (f) => `SELECT *${extra} FROM read_parquet(${q(f)})`;
-  const [counts] = await db.rows(`SELECT (SELECT count(*) FROM read_parquet(${q(a)})) AS a, ` +
-    `(SELECT count(*) FROM read_parquet(${q(b)})) AS b`);
-  if (counts.a !== counts.b) problems.push(`rows: original ${counts.a}, rewritten ${counts.b}`);
-  for (const [x, y, name] of [[a, b, 'original EXCEPT ALL rewritten'], [b, a, 'rewritten EXCEPT ALL original']]) {
-    try {
-      const rows = await db.rows(`SELECT * FROM (${select(x)} EXCEPT ALL ${select(y)}) LIMIT 3`);
-      const [{ n }] = await db.rows(`SELECT count(*) AS n FROM (${select(x)} EXCEPT ALL ${select(y)})`);
-      if (Number(n) !== 0) {
-        problems.push(`${name}: ${n} rows, e.g. ${rows.map((r) => JSON.stringify(r, (k, v) => (typeof v === 'bigint' ? v.toString() : v))).join(' ; ').slice(0, 600)}`);
-      }
-    } catch (error) {
-      problems.push(`${name}: DuckDB error ${error.message.split('\n')[0]}`);
-    }
-  }
-  return problems;
+export function compareFiles(db, a, b, { types = true } = {}) {
+  return compareSelects(db, `SELECT * FROM read_parquet(${q(a)})`, `SELECT * FROM read_parquet(${q(b)})`,
+    { aName: 'original', bName: 'rewritten', types, sampleChars: 600 });
 }
 
 async function peersPart(options) {
@@ -756,12 +653,7 @@ async function main() {
   if (options.parts.includes('peers')) await peersPart(options);
   if (options.parts.includes('stats')) await statsPart(options);
   duck?.close();
-  console.log('');
-  console.log('per engine: ' + Object.entries(perEngine).map(([e, t]) =>
-    `${e} ${t.PASS} pass${t.KNOWN ? ` ${t.KNOWN} known` : ''} ${t.FAIL} fail`).join('; '));
-  console.log(`(${tally.known} of the passes are known peer gaps; ${((Date.now() - start) / 1000).toFixed(0)} s)`);
-  console.log(`${tally.passed} passed, ${tally.failed} failed`);
-  process.exitCode = tally.failed > 0 ? 1 : 0;
+  process.exitCode = reporter.finish(start, 'known peer gaps');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

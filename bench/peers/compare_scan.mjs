@@ -16,15 +16,14 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exitWithUsage } from './check_support.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SCAN_SUMMARY = path.join(HERE, 'scan_summary.mjs');
 
 function usage(message) {
-  if (message) console.error(`compare_scan: ${message}`);
-  console.error('usage: compare_scan.mjs (--strata BIN | --versus ENGINE) [--peer ENGINE] ' +
-    '[--list FILE] [--skip-peer-errors] [--timeout SECONDS] [PARQUET...]');
-  process.exit(2);
+  exitWithUsage('compare_scan', 'usage: compare_scan.mjs (--strata BIN | --versus ENGINE) [--peer ENGINE] ' +
+    '[--list FILE] [--skip-peer-errors] [--timeout SECONDS] [PARQUET...]', message);
 }
 
 function parseArgs(argv) {
