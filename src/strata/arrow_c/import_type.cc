@@ -88,8 +88,9 @@ Result<std::vector<FieldPtr>> ParseChildren(const ArrowSchema* s, const std::str
 Result<TypePtr> ParseParameterised(std::string_view f, const std::string& path) {
   if (f.starts_with("w:")) {
     int32_t width;
-    if (!ParseInt(f.substr(2), &width) || width < 0) {
-      return Status::Invalid("{}: format '{}': byte width must be a non-negative integer", path, f);
+    if (!ParseInt(f.substr(2), &width) || width < 0 || width > kMaxFixedSizeBinaryWidth) {
+      return Status::Invalid("{}: format '{}': byte width must be an integer in [0, {}]", path, f,
+                             kMaxFixedSizeBinaryWidth);
     }
     return fixed_size_binary(width);
   }

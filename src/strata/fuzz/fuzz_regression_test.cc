@@ -1,5 +1,6 @@
 // Replays every fuzz target over its committed inputs (src/strata/fuzz/regressions/<target>/:
-// minimised crashers found so far, so they stay fixed) and over the parquet-testing files, so
+// minimised crashers found so far, so they stay fixed) and over the parquet-testing files (and,
+// for the IPC readers, arrow-testing's IPC fuzz regressions and golden files), so
 // the targets' own checks run in the normal and sanitizer builds, not only under libFuzzer.
 // A target that finds a problem aborts with a message naming the input.
 #include <gtest/gtest.h>
@@ -27,6 +28,8 @@ STRATA_DECLARE_FUZZ_TARGET(byte_stream_split)
 STRATA_DECLARE_FUZZ_TARGET(codec)
 STRATA_DECLARE_FUZZ_TARGET(file_reader)
 STRATA_DECLARE_FUZZ_TARGET(csv_reader)
+STRATA_DECLARE_FUZZ_TARGET(ipc_stream)
+STRATA_DECLARE_FUZZ_TARGET(ipc_file)
 
 namespace strata::fuzz {
 namespace {
@@ -39,6 +42,11 @@ struct Target {
   const char* name;
   TargetFunction function;
   bool takes_files;  // parquet-testing files are natural inputs
+  // arrow-testing folders (under data/) whose every file is an input: Arrow's own fuzz
+  // regressions for its IPC readers. Not copied here; replayed when the corpus is present.
+  const char* arrow_testing_dir = nullptr;
+  // And the golden integration files with this extension (under data/arrow-ipc-stream/integration).
+  const char* golden_extension = nullptr;
 };
 
 const Target kTargets[] = {
@@ -54,6 +62,8 @@ const Target kTargets[] = {
     {"codec", StrataFuzz_codec, false},
     {"file_reader", StrataFuzz_file_reader, true},
     {"csv_reader", StrataFuzz_csv_reader, false},
+    {"ipc_stream", StrataFuzz_ipc_stream, false, "data/arrow-ipc-stream", ".stream"},
+    {"ipc_file", StrataFuzz_ipc_file, false, "data/arrow-ipc-file", ".arrow_file"},
 };
 
 std::string ReadAll(const fs::path& path) {
@@ -116,6 +126,32 @@ TEST_P(FuzzRegressionTest, ParquetTestingFiles) {
     }
   }
   EXPECT_GE(files, 40);
+}
+
+// Arrow's fuzz regression files for its IPC readers (clusterfuzz crashers, mostly invalid
+// streams and files) and the golden integration files: every one must end in OK or an error.
+TEST_P(FuzzRegressionTest, ArrowTestingFiles) {
+  if (GetParam().arrow_testing_dir == nullptr) GTEST_SKIP() << "no arrow-testing folder for this target";
+  STRATA_REQUIRE_ARROW_TESTING();
+  int files = 0;
+  const fs::path dir = strata::testing::ArrowTestingFile(GetParam().arrow_testing_dir);
+  ASSERT_TRUE(fs::is_directory(dir)) << dir;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string file = entry.path().filename().string();
+    if (!entry.is_regular_file() || file == "README.md" || file.starts_with(".")) continue;
+    RunInput(GetParam(), entry.path());
+    ++files;
+  }
+  EXPECT_GE(files, 40) << dir;
+  int golden = 0;
+  const fs::path integration = strata::testing::ArrowTestingFile("data/arrow-ipc-stream/integration");
+  for (const auto& entry : fs::recursive_directory_iterator(integration)) {
+    if (!entry.is_regular_file() || entry.path().extension() != GetParam().golden_extension) continue;
+    RunInput(GetParam(), entry.path());
+    ++golden;
+  }
+  EXPECT_GE(golden, 20) << integration;
+  RecordProperty("files", files + golden);
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegressionTest, ::testing::ValuesIn(kTargets),

@@ -149,7 +149,8 @@ Result<ArrayDataPtr> ArrayLoader::Load(const Field& field, const std::string& pa
   auto fixed = [&](int64_t width, const char* what) -> Status {
     int64_t size = 0;
     if (!Multiply(length, width, &size)) return Corrupt(path, fmt::format("length {} overflows", length));
-    STRATA_ASSIGN_OR_RETURN(auto values, NextBuffer(path, what, size, 0, std::min<int64_t>(width, 8)));
+    // Read with the value width's alignment (8 at most; fixed_size_binary(0) needs none).
+    STRATA_ASSIGN_OR_RETURN(auto values, NextBuffer(path, what, size, 0, std::clamp<int64_t>(width, 1, 8)));
     buffers.push_back(std::move(values));
     return Status::OK();
   };

@@ -28,6 +28,7 @@ void BodyBuilder::Reset() {
   scratch_used_ = 0;
   body_length_ = 0;
   uncompressed_bytes_ = 0;
+  stored_bytes_ = 0;
 }
 
 Result<ResizableBuffer*> BodyBuilder::NextScratch() {
@@ -63,6 +64,7 @@ Status BodyBuilder::AddBytes(const uint8_t* data, int64_t size, std::shared_ptr<
   }
   const int64_t stored = piece.size + (piece.has_prefix ? 8 : 0);
   buffers_.push_back({body_length_, stored});
+  stored_bytes_ += stored;
   body_length_ += PadToAlignment(stored);
   pieces_.push_back(std::move(piece));
   return Status::OK();

@@ -33,7 +33,10 @@ class BodyBuilder {
   format::fb::Offset<void> AddRecordBatchTable(format::fb::FlatBufferBuilder& fbb, int64_t length) const;
 
   int64_t body_length() const { return body_length_; }
+  // The buffers' bytes before compression, and as stored (length prefixes included, padding
+  // not): the two are equal without compression.
   int64_t uncompressed_bytes() const { return uncompressed_bytes_; }
+  int64_t stored_bytes() const { return stored_bytes_; }
   // Writes the body: every buffer at its offset, zero padding between and after.
   Status WriteTo(OutputSink* sink) const;
 
@@ -66,6 +69,7 @@ class BodyBuilder {
   size_t scratch_used_ = 0;
   int64_t body_length_ = 0;
   int64_t uncompressed_bytes_ = 0;
+  int64_t stored_bytes_ = 0;
 };
 
 }  // namespace strata::ipc

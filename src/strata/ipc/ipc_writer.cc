@@ -89,7 +89,7 @@ class IpcWriterImpl final : public IpcWriter {
       position_ += body_length;
       stats_.bytes_written = position_;
       stats_.body_bytes_uncompressed += body_->uncompressed_bytes();
-      stats_.body_bytes_written += body_length;
+      stats_.body_bytes_written += body_->stored_bytes();
     }
     if (blocks != nullptr) {
       blocks->push_back(Block{start, static_cast<int32_t>(metadata.size()), 0, body_length});

@@ -26,7 +26,8 @@ struct IpcWriteStats {
   int64_t dictionary_batches = 0;  // deltas included
   int64_t dictionary_deltas = 0;
   int64_t bytes_written = 0;
-  // Bytes of body buffers before and after compression (equal when uncompressed).
+  // Bytes of body buffers before and after compression (equal when uncompressed; after: with
+  // the 8-byte length prefixes, without the alignment padding).
   int64_t body_bytes_uncompressed = 0;
   int64_t body_bytes_written = 0;
 };

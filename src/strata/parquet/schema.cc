@@ -94,6 +94,10 @@ Result<TypePtr> LeafValueType(const SchemaElement& e) {
     case PhysicalType::kFixedLenByteArray: {
       const int32_t width = e.type_length.value_or(-1);
       if (width < 0) return Status::Corrupt("FIXED_LEN_BYTE_ARRAY column '{}' has no type_length", e.name);
+      if (width > kMaxFixedSizeBinaryWidth) {
+        return Status::Corrupt("FIXED_LEN_BYTE_ARRAY column '{}' has type_length {}, above {}", e.name, width,
+                               kMaxFixedSizeBinaryWidth);
+      }
       if (kind == LogicalType::Kind::kFloat16) {
         if (width != 2) return Status::Corrupt("FLOAT16 column '{}' has type_length {}, not 2", e.name, width);
         return float16();

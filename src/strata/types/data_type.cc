@@ -277,12 +277,18 @@ Result<TypePtr> MakeDecimal128(int32_t precision, int32_t scale) {
   if (precision < 1 || precision > 38) {
     return Status::Invalid("decimal128 precision must be in [1, 38], got {}", precision);
   }
+  if (scale < -kMaxDecimalScale || scale > kMaxDecimalScale) {
+    return Status::Invalid("decimal scale must be in [-{}, {}], got {}", kMaxDecimalScale, kMaxDecimalScale, scale);
+  }
   return MakeDecimalUnchecked(TypeId::kDecimal128, precision, scale);
 }
 
 Result<TypePtr> MakeDecimal256(int32_t precision, int32_t scale) {
   if (precision < 1 || precision > 76) {
     return Status::Invalid("decimal256 precision must be in [1, 76], got {}", precision);
+  }
+  if (scale < -kMaxDecimalScale || scale > kMaxDecimalScale) {
+    return Status::Invalid("decimal scale must be in [-{}, {}], got {}", kMaxDecimalScale, kMaxDecimalScale, scale);
   }
   return MakeDecimalUnchecked(TypeId::kDecimal256, precision, scale);
 }
@@ -332,7 +338,10 @@ TypePtr timestamp(TimeUnit unit, std::string timezone) {
 TypePtr duration(TimeUnit unit) { return MakeUnitType(TypeId::kDuration, unit); }
 
 Result<TypePtr> MakeFixedSizeBinary(int32_t byte_width) {
-  if (byte_width < 0) return Status::Invalid("fixed_size_binary byte width must be >= 0, got {}", byte_width);
+  if (byte_width < 0 || byte_width > kMaxFixedSizeBinaryWidth) {
+    return Status::Invalid("fixed_size_binary byte width must be in [0, {}], got {}", kMaxFixedSizeBinaryWidth,
+                           byte_width);
+  }
   return fixed_size_binary(byte_width);
 }
 

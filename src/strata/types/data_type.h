@@ -194,6 +194,9 @@ TypePtr TypeForId(TypeId id);
 // for parameters read from untrusted input.
 TypePtr decimal128(int32_t precision, int32_t scale);
 TypePtr decimal256(int32_t precision, int32_t scale);
+// Scales beyond this (either sign) are refused from untrusted input: no real data has them, and
+// printing one value would take as many digits.
+inline constexpr int32_t kMaxDecimalScale = 4096;
 Result<TypePtr> MakeDecimal128(int32_t precision, int32_t scale);
 Result<TypePtr> MakeDecimal256(int32_t precision, int32_t scale);
 // The narrowest decimal that holds `precision` digits (128 up to 38, then 256).
@@ -207,7 +210,8 @@ Result<TypePtr> MakeTime64(TimeUnit unit);
 TypePtr timestamp(TimeUnit unit, std::string timezone = "");
 TypePtr duration(TimeUnit unit);
 
-// Precondition: byte_width >= 0.
+// Precondition: 0 <= byte_width <= kMaxFixedSizeBinaryWidth (its width in bits fits an int).
+inline constexpr int32_t kMaxFixedSizeBinaryWidth = INT32_MAX / 8;
 TypePtr fixed_size_binary(int32_t byte_width);
 Result<TypePtr> MakeFixedSizeBinary(int32_t byte_width);
 
