@@ -10,6 +10,19 @@
 
 namespace strata {
 
+size_t ExpectedBufferCount(TypeId id) {
+  switch (id) {
+    case TypeId::kNull:
+    case TypeId::kFixedSizeList:
+    case TypeId::kStruct: return 1;
+    case TypeId::kBinary:
+    case TypeId::kString:
+    case TypeId::kLargeBinary:
+    case TypeId::kLargeString: return 3;
+    default: return 2;  // fixed width, boolean, lists, map, dictionary; views: at least 2
+  }
+}
+
 namespace {
 
 class Validator {
@@ -57,18 +70,6 @@ class Validator {
   const ValidateOptions& options_;
 };
 
-size_t ExpectedBufferCount(TypeId id) {
-  switch (id) {
-    case TypeId::kNull:
-    case TypeId::kFixedSizeList:
-    case TypeId::kStruct: return 1;
-    case TypeId::kBinary:
-    case TypeId::kString:
-    case TypeId::kLargeBinary:
-    case TypeId::kLargeString: return 3;
-    default: return 2;  // fixed width, boolean, lists, map, dictionary; views: at least 2
-  }
-}
 
 bool IsValidAt(const ArrayData& d, int64_t i) {
   const uint8_t* bits = d.validity_data();

@@ -10,6 +10,10 @@
 
 namespace strata {
 
+// Buffers an ArrayData of this type holds (validity first; null keeps one nullptr). Views hold
+// at least 2: the views, then their data buffers.
+size_t ExpectedBufferCount(TypeId id);
+
 struct ValidateOptions {
   // Check that string / large_string / string_view values are well-formed UTF-8.
   bool check_utf8 = false;

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "strata/array/validate.h"
+
 namespace strata::arrow_c {
 
 namespace {
@@ -135,25 +137,13 @@ void ReleaseArray(ArrowArray* array) {
 // Some consumers read offsets[0] of an empty array; strata may leave such buffers out.
 alignas(64) const uint8_t kZeros[64] = {};
 
-size_t ExpectedBuffers(TypeId id) {
-  switch (id) {
-    case TypeId::kNull: return 1;  // strata keeps [nullptr]; the C interface has none
-    case TypeId::kFixedSizeList:
-    case TypeId::kStruct: return 1;
-    case TypeId::kBinary:
-    case TypeId::kString:
-    case TypeId::kLargeBinary:
-    case TypeId::kLargeString: return 3;
-    default: return 2;
-  }
-}
 
 Status FillArray(const ArrayDataPtr& data, ArrowArray* out, int depth) {
   if (depth > kMaxDepth) return Status::LimitExceeded("array nests deeper than {} levels", kMaxDepth);
   const ArrayData& d = *data;
   if (d.type == nullptr) return Status::Invalid("cannot export an array without a type");
   const TypeId id = d.type->id();
-  const size_t expected = ExpectedBuffers(id);
+  const size_t expected = ExpectedBufferCount(id);
   if (is_view(id) ? d.buffers.size() < expected : d.buffers.size() != expected) {
     return Status::Invalid("cannot export {} array with {} buffers (the layout has {})", d.type->ToString(),
                            d.buffers.size(), expected);
