@@ -96,7 +96,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/strata DESTINATION ${CMAKE_INSTALL_I
         # The ipc layer's internals (FlatBuffers layout, message framing, body codecs).
         REGEX "/ipc/(flatbuffer_format|flatbuffer_reader|schema_table|ipc_message|array_loader|body_builder|body_compression)\\.h$" EXCLUDE
         # Headers of layers that are not installed (test support, allocator backends).
-        REGEX "/(duckdb_fixture|nginx_test_server|fault_injection_source|integration_json)\\.h$" EXCLUDE
+        REGEX "/(duckdb_fixture|nginx_test_server|fault_injection_source|integration_json[a-z_]*)\\.h$" EXCLUDE
         REGEX "/(jemalloc|mimalloc)_memory_pool\\.h$" EXCLUDE)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/version.h.in ${PROJECT_BINARY_DIR}/install/strata/version.h)
 install(FILES ${PROJECT_BINARY_DIR}/install/strata/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/strata
