@@ -26,62 +26,76 @@ Status DeltaByteArrayDecoder::SetData(const uint8_t* data, int64_t size, int64_t
   return Status::OK();
 }
 
+Result<int64_t> DeltaByteArrayDecoder::SizeValues(int64_t count) const {
+  DeltaBinaryPackedDecoder<int32_t> prefixes = prefixes_;
+  DeltaLengthByteArrayDecoder suffixes = suffixes_;
+  int32_t prefix[kBatch];
+  ByteArrayView suffix[kBatch];
+  int64_t bytes = 0;
+  int64_t previous = last_.size();
+  const int64_t first_value = prefixes_.total_values() - prefixes_.values_left();
+  for (int64_t done = 0; done < count;) {
+    const int64_t want = std::min(kBatch, count - done);
+    STRATA_ASSIGN_OR_RETURN(int64_t np, prefixes.Decode(prefix, want));
+    STRATA_ASSIGN_OR_RETURN(int64_t ns, suffixes.Decode(suffix, want));
+    if (np != want || ns != want) {
+      return Status::Corrupt("DELTA_BYTE_ARRAY at offset {} ends early", base_offset_);
+    }
+    for (int64_t i = 0; i < want; ++i) {
+      if (prefix[i] < 0 || prefix[i] > previous) {
+        return Status::Corrupt("DELTA_BYTE_ARRAY value {} at offset {}: prefix length {} but the previous value has {} bytes",
+                               first_value + done + i, base_offset_, prefix[i], previous);
+      }
+      previous = prefix[i] + static_cast<int64_t>(suffix[i].length);
+      bytes += previous;
+    }
+    done += want;
+  }
+  return bytes;
+}
+
 Result<int64_t> DeltaByteArrayDecoder::Decode(ByteArrayView* out, int64_t count) {
   const int64_t n_total = std::clamp<int64_t>(count, 0, values_left());
+  // A first pass over the lengths (on copies of the two decoders) checks every prefix and
+  // gives the exact bytes, so the values buffer is reserved once per call, never regrown.
+  STRATA_ASSIGN_OR_RETURN(const int64_t bytes, SizeValues(n_total));
   values_.Clear();
-  STRATA_RETURN_NOT_OK(offsets_.Resize((n_total + 1) * static_cast<int64_t>(sizeof(int64_t))));
+  STRATA_RETURN_NOT_OK(values_.ReserveScratch(bytes));
+  STRATA_RETURN_NOT_OK(offsets_.ReserveScratch((n_total + 1) * static_cast<int64_t>(sizeof(int64_t))));
   int64_t* offsets = reinterpret_cast<int64_t*>(offsets_.mutable_data());
-  // The previous value: the last one of the previous batch, then each value of this one.
-  int64_t prev_start = -1;  // -1: previous value is in last_
-  int64_t prev_length = last_.size();
+  uint8_t* base = values_.mutable_data();
+  // The previous value: the last one of the previous call, then each value of this one.
+  const uint8_t* previous = last_.data();
   int32_t prefixes[kBatch];
   ByteArrayView suffixes[kBatch];
-  int64_t done = 0;
-  while (done < n_total) {
+  int64_t pos = 0;
+  for (int64_t done = 0; done < n_total;) {
     const int64_t want = std::min(kBatch, n_total - done);
     STRATA_ASSIGN_OR_RETURN(int64_t np, prefixes_.Decode(prefixes, want));
     STRATA_ASSIGN_OR_RETURN(int64_t ns, suffixes_.Decode(suffixes, want));
     if (np != want || ns != want) {
       return Status::Corrupt("DELTA_BYTE_ARRAY at offset {} ends early", base_offset_);
     }
-    // Sizes first (prefix <= previous length is a sequential check), one reservation per batch.
-    int64_t bytes = 0;
-    int64_t prev = prev_length;
     for (int64_t i = 0; i < want; ++i) {
-      if (prefixes[i] < 0 || prefixes[i] > prev) {
-        return Status::Corrupt("DELTA_BYTE_ARRAY value {} at offset {}: prefix length {} but the previous value has {} bytes",
-                               prefixes_.total_values() - prefixes_.values_left() - want + i, base_offset_,
-                               prefixes[i], prev);
-      }
-      prev = prefixes[i] + static_cast<int64_t>(suffixes[i].length);
-      bytes += prev;
-    }
-    const int64_t start = values_.size();
-    STRATA_RETURN_NOT_OK(values_.GrowForAppend(start + bytes));
-    uint8_t* base = values_.mutable_data();
-    int64_t pos = start;
-    for (int64_t i = 0; i < want; ++i) {
-      const uint8_t* prev_data = prev_start < 0 ? last_.data() : base + prev_start;
-      if (prefixes[i] > 0) std::memmove(base + pos, prev_data, static_cast<size_t>(prefixes[i]));
+      if (prefixes[i] > 0) std::memmove(base + pos, previous, static_cast<size_t>(prefixes[i]));
       if (suffixes[i].length > 0) std::memcpy(base + pos + prefixes[i], suffixes[i].data, suffixes[i].length);
       offsets[done + i] = pos;
-      prev_start = pos;
-      prev_length = prefixes[i] + static_cast<int64_t>(suffixes[i].length);
-      pos += prev_length;
+      previous = base + pos;
+      pos += prefixes[i] + static_cast<int64_t>(suffixes[i].length);
     }
-    values_.set_size(pos);
     done += want;
   }
+  values_.set_size(pos);
   if (n_total > 0) {
-    offsets[n_total] = values_.size();
-    const uint8_t* base = values_.data();
+    offsets[n_total] = pos;
     for (int64_t i = 0; i < n_total; ++i) {
       out[i] = {base + offsets[i], static_cast<uint32_t>(offsets[i + 1] - offsets[i])};
     }
-    // Keep the last value for the next batch's first prefix.
+    // Keep the last value for the next call's first prefix.
     const ByteArrayView& last = out[n_total - 1];
     last_.Clear();
-    if (last.length != 0) STRATA_RETURN_NOT_OK(last_.Append(last.data, last.length));
+    STRATA_RETURN_NOT_OK(last_.ReserveScratch(last.length));
+    if (last.length != 0) last_.UnsafeAppend(last.data, last.length);
   }
   return n_total;
 }

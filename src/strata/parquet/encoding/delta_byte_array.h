@@ -29,6 +29,9 @@ class DeltaByteArrayDecoder {
   int64_t memory_size() const { return values_.capacity() + offsets_.capacity() + last_.capacity(); }
 
  private:
+  // Bytes of the next `count` values, every prefix length checked; decodes nothing for good.
+  Result<int64_t> SizeValues(int64_t count) const;
+
   DeltaBinaryPackedDecoder<int32_t> prefixes_;
   DeltaLengthByteArrayDecoder suffixes_;
   int64_t base_offset_ = 0;
