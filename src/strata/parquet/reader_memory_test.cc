@@ -392,5 +392,92 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, SteadyStateMemoryTest,
                                   (std::get<1>(info.param) ? "_SizeStatistics" : "_NoSizeStatistics");
                          });
 
+
+// A 32 MiB PLAIN page, compressed with a codec that streams (ZSTD, GZIP, BROTLI), v1 and v2:
+// decoded through the 1 MiB window, so the pool's peak is the window, the batch and the
+// compressed page, not the page. The same file read with streaming off holds the whole page,
+// which shows the measurement can tell the two apart.
+class StreamingWindowTest
+    : public ::testing::TestWithParam<std::tuple<codec::CompressionCodec, pt::DataPageVersion>> {};
+
+TEST_P(StreamingWindowTest, LargePlainPageDecodesWithinTheWindow) {
+  const auto [codec, version] = GetParam();
+  constexpr int64_t kValues = 4 << 20;  // 32 MiB of int64 in one page
+  pt::ColumnOptions column;
+  column.name = "v";
+  column.optional = false;
+  column.codec = codec;
+  column.compression_level = 1;
+  column.page_version = version;
+  column.bytes_per_page = int64_t{64} << 20;
+  std::vector<int64_t> values(static_cast<size_t>(kValues));
+  int64_t expected_sum = 0;
+  for (int64_t i = 0; i < kValues; ++i) {
+    values[static_cast<size_t>(i)] = (i % 256) * 1000003;  // repeats within gzip's 32 KiB window
+    expected_sum += values[static_cast<size_t>(i)];
+  }
+  auto builder = pt::TestFileBuilder::Make({column});
+  ASSERT_TRUE(builder.ok()) << builder.status().ToString();
+  ASSERT_TRUE((*builder)->AddRowGroup({pt::ColumnValues::Int64s(values)}).ok());
+  auto file = (*builder)->Finish();
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  ASSERT_EQ((*builder)->metadata().row_groups.size(), 1u);
+
+  const int64_t page_bytes = kValues * 8;
+  const int64_t compressed = (*builder)->metadata().row_groups[0].columns[0].meta_data->total_compressed_size;
+  ASSERT_LT(compressed, page_bytes / 8) << "the test needs a page that compresses well";
+  for (bool stream : {true, false}) {
+    auto pool = MakeSystemMemoryPool();
+    FileReaderOptions options;
+    options.pages.stream_large_pages = stream;
+    auto reader = FileReader::Open(MakeBufferSource(*file, "window.parquet"), pool.get(), options);
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    BatchReadOptions read;
+    read.batch_rows = 64 * 1024;
+    auto batches = (*reader)->ReadBatches(read);
+    ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+    int64_t rows = 0;
+    int64_t sum = 0;
+    while (true) {
+      auto batch = (*batches)->Next();
+      ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+      if (*batch == nullptr) break;
+      const int64_t* v = (*batch)->column(0).data()->buffers[1]->data_as<int64_t>();
+      for (int64_t i = 0; i < (*batch)->num_rows(); ++i) sum += v[i];
+      rows += (*batch)->num_rows();
+    }
+    EXPECT_EQ(rows, kValues);
+    EXPECT_EQ(sum, expected_sum);
+    const int64_t window = options.pages.stream_window_bytes;
+    const int64_t batch_bytes = read.batch_rows * 8;
+    // The decompressor's own history window, allocated from the pool too: brotli's ring
+    // buffer for the window the compressor chose (it picks up to 2^24 for a 32 MiB input;
+    // the decoder's ring buffer and tables took about 6 MB here), zstd's at level 1 (at most
+    // 2 MiB), 32 KiB for gzip.
+    const int64_t codec_window = codec == codec::CompressionCodec::kBrotli ? int64_t{8} << 20
+                                 : codec == codec::CompressionCodec::kZstd ? int64_t{2} << 20
+                                                                           : int64_t{64} << 10;
+    RecordProperty(stream ? "streamed_peak_bytes" : "whole_page_peak_bytes", std::to_string(pool->peak_bytes()));
+    if (stream) {
+      // Window + one batch + the compressed chunk (read whole: under 8 MiB) + the codec's
+      // window, with slack for scratch; a page-sized buffer would be 32 MiB.
+      EXPECT_LE(pool->peak_bytes(), 2 * window + 2 * batch_bytes + compressed + codec_window)
+          << "streamed peak " << pool->peak_bytes() << " bytes for a " << page_bytes << "-byte page";
+    } else {
+      EXPECT_GE(pool->peak_bytes(), page_bytes) << "whole-page peak " << pool->peak_bytes();
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Codecs, StreamingWindowTest,
+    ::testing::Combine(::testing::Values(codec::CompressionCodec::kZstd, codec::CompressionCodec::kGzip,
+                                         codec::CompressionCodec::kBrotli),
+                       ::testing::Values(pt::DataPageVersion::kV1, pt::DataPageVersion::kV2)),
+    [](const auto& info) {
+      return std::string(codec::CodecName(std::get<0>(info.param))) +
+             (std::get<1>(info.param) == pt::DataPageVersion::kV1 ? "_v1" : "_v2");
+    });
+
 }  // namespace
 }  // namespace strata::parquet
