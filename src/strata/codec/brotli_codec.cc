@@ -31,7 +31,7 @@ uint32_t WindowBitsFor(size_t input_size) {
 Status DecoderError(BrotliDecoderState* state, const PoolAllocator& allocator, size_t input_size,
                     size_t position) {
   if (allocator.allocation_failed()) {
-    return Status::OutOfMemory("BROTLI decompression: the memory pool refused an allocation");
+    return allocator.OutOfMemoryError("BROTLI decompression");
   }
   return Status::Corrupt("BROTLI data of {} bytes is malformed at byte {}: {}", input_size, position,
                          BrotliDecoderErrorString(BrotliDecoderGetErrorCode(state)));
@@ -46,7 +46,7 @@ using DecoderPtr = std::unique_ptr<BrotliDecoderState, DecoderDeleter>;
 Result<DecoderPtr> CreateDecoder(PoolAllocator* allocator) {
   allocator->clear_allocation_failed();
   DecoderPtr state(BrotliDecoderCreateInstance(PoolAllocator::AllocCallback, PoolAllocator::FreeCallback, allocator));
-  if (state == nullptr) return Status::OutOfMemory("cannot allocate a BROTLI decoder");
+  if (state == nullptr) return allocator->OutOfMemoryError("BROTLI decoder");
   return state;
 }
 
@@ -83,7 +83,7 @@ class BrotliCodec final : public Codec {
     allocator_.clear_allocation_failed();
     BrotliEncoderState* state =
         BrotliEncoderCreateInstance(PoolAllocator::AllocCallback, PoolAllocator::FreeCallback, &allocator_);
-    if (state == nullptr) return Status::OutOfMemory("cannot allocate a BROTLI encoder");
+    if (state == nullptr) return allocator_.OutOfMemoryError("BROTLI encoder");
     BrotliEncoderSetParameter(state, BROTLI_PARAM_QUALITY, static_cast<uint32_t>(compression_level()));
     BrotliEncoderSetParameter(state, BROTLI_PARAM_LGWIN, WindowBitsFor(input.size()));
     BrotliEncoderSetParameter(state, BROTLI_PARAM_SIZE_HINT,
@@ -99,7 +99,7 @@ class BrotliCodec final : public Codec {
       if (!BrotliEncoderCompressStream(state, BROTLI_OPERATION_FINISH, &avail_in, &next_in, &avail_out,
                                        &next_out, nullptr)) {
         status = allocator_.allocation_failed()
-                     ? Status::OutOfMemory("BROTLI compression: the memory pool refused an allocation")
+                     ? allocator_.OutOfMemoryError("BROTLI compression")
                      : Status::Invalid("BROTLI compression of {} bytes failed", input.size());
       } else if (avail_out == out_before && avail_in == in_before && !BrotliEncoderHasMoreOutput(state) &&
                  !BrotliEncoderIsFinished(state)) {

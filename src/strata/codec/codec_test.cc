@@ -325,6 +325,10 @@ TEST(CodecMemoryTest, PoolLimitIsReportedAsOutOfMemory) {
     pool->set_limit(0);
     ASSERT_FALSE(result.ok()) << CodecName(type);
     EXPECT_TRUE(result.status().IsOutOfMemory()) << result.status().ToString();
+    // The pool's own words (the limit and what was asked), behind the codec and operation.
+    const std::string message = result.status().ToString();
+    EXPECT_NE(message.find(std::string(CodecName(type))), std::string::npos) << message;
+    EXPECT_NE(message.find("exceeds the memory limit of"), std::string::npos) << message;
   }
 }
 

@@ -177,7 +177,7 @@ class GzipInputStream final : public DecompressingInputStream {
  private:
   Status Error(int rc) const {
     if (rc == Z_MEM_ERROR || allocator_.allocation_failed()) {
-      return Status::OutOfMemory("gzip decompression: the memory pool refused an allocation");
+      return allocator_.OutOfMemoryError("gzip decompression");
     }
     if (rc == Z_NEED_DICT) return Status::Corrupt("the zlib stream needs a preset dictionary");
     return Status::Corrupt("invalid gzip data: {} (zlib code {})",
@@ -194,9 +194,10 @@ class ZstdInputStream final : public DecompressingInputStream {
   ~ZstdInputStream() override { ZSTD_freeDCtx(dctx_); }
 
   Status Init() override {
+    allocator_.clear_allocation_failed();
     dctx_ = ZSTD_createDCtx_advanced(
         ZSTD_customMem{PoolAllocator::AllocCallback, PoolAllocator::FreeCallback, &allocator_});
-    if (dctx_ == nullptr) return Status::OutOfMemory("cannot allocate a zstd decompression context");
+    if (dctx_ == nullptr) return allocator_.OutOfMemoryError("zstd decompression context");
     const size_t rc = ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, kMaxZstdWindowLog);
     if (ZSTD_isError(rc)) return Status::Invalid("zstd rejects windowLogMax: {}", ZSTD_getErrorName(rc));
     return Status::OK();
@@ -218,7 +219,7 @@ class ZstdInputStream final : public DecompressingInputStream {
                                      (int64_t{1} << kMaxZstdWindowLog) >> 20);
       }
       if (allocator_.allocation_failed() || ZSTD_getErrorCode(hint) == ZSTD_error_memory_allocation) {
-        return Status::OutOfMemory("zstd decompression: the memory pool refused an allocation");
+        return allocator_.OutOfMemoryError("zstd decompression");
       }
       return Status::Corrupt("invalid zstd data: {}", ZSTD_getErrorName(hint));
     }

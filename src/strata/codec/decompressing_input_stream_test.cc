@@ -235,6 +235,13 @@ TEST_F(DecompressingInputStreamTest, PoolLimitIsOutOfMemory) {
   EXPECT_TRUE(refused.status().IsOutOfMemory()) << refused.status().ToString();
   pool_->set_limit(kDecompressionChunkBytes + 200 * 1024);  // the buffer and context, not the window
   ExpectFailure(zstd, StreamCompression::kZstd, StatusCode::kOutOfMemory, "window over the limit");
+  // The pool's own words, behind what was being decompressed.
+  auto result = ReadAll(Open(zstd, StreamCompression::kZstd, "bad.input").get(), 1000);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("zstd decompression: allocation of"), std::string::npos)
+      << result.status().ToString();
+  EXPECT_NE(result.status().message().find("exceeds the memory limit of"), std::string::npos)
+      << result.status().ToString();
 }
 
 TEST_F(DecompressingInputStreamTest, PeakMemoryStaysBoundedOver50MB) {

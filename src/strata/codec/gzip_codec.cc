@@ -32,7 +32,7 @@ void InitZStream(z_stream* stream, PoolAllocator* allocator) {
 Status ZlibError(int code, const z_stream& stream, const PoolAllocator& allocator, std::string_view what,
                  size_t input_position) {
   if (code == Z_MEM_ERROR || allocator.allocation_failed()) {
-    return Status::OutOfMemory("GZIP {}: the memory pool refused an allocation", what);
+    return allocator.OutOfMemoryError(fmt::format("GZIP {}", what));
   }
   return Status::Corrupt("GZIP {} failed at input byte {}: {} (zlib code {})", what, input_position,
                          stream.msg != nullptr ? stream.msg : "no message", code);

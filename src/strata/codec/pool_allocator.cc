@@ -11,17 +11,25 @@ constexpr int64_t kHeaderBytes = MemoryPool::kAlignment;
 void* PoolAllocator::Allocate(size_t size) {
   if (size > static_cast<size_t>(std::numeric_limits<int64_t>::max() - kHeaderBytes)) {
     allocation_failed_ = true;
+    failure_ = Status::OutOfMemory("the library asked for {} bytes", size);
     return nullptr;
   }
   const int64_t total = static_cast<int64_t>(size) + kHeaderBytes;
   uint8_t* block = nullptr;
-  if (!pool_->Allocate(total, &block).ok()) {
+  Status allocated = pool_->Allocate(total, &block);
+  if (!allocated.ok()) {
     allocation_failed_ = true;
+    failure_ = std::move(allocated);
     return nullptr;
   }
   std::memcpy(block, &total, sizeof(total));
   bytes_in_use_ += total;
   return block + kHeaderBytes;
+}
+
+Status PoolAllocator::OutOfMemoryError(std::string_view what) const {
+  if (!failure_.ok()) return failure_.WithContext(what);
+  return Status::OutOfMemory("{}: the library failed to allocate memory (the pool refused nothing)", what);
 }
 
 void PoolAllocator::Free(void* address) {

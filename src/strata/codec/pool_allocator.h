@@ -6,7 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <string_view>
+
 #include "strata/memory/memory_pool.h"
+#include "strata/util/status.h"
 
 namespace strata::codec {
 
@@ -28,7 +31,14 @@ class PoolAllocator {
   // True when the most recent Allocate() was refused: lets a codec report OutOfMemory rather
   // than the library's generic error.
   bool allocation_failed() const { return allocation_failed_; }
-  void clear_allocation_failed() { allocation_failed_ = false; }
+  void clear_allocation_failed() {
+    allocation_failed_ = false;
+    failure_ = Status::OK();
+  }
+  // The OutOfMemory a codec returns when its library failed to allocate: the pool's own
+  // message (the limit, bytes in use, the size asked) behind `what` ("ZSTD decompression"),
+  // or, when the pool was never asked, that the library itself failed.
+  Status OutOfMemoryError(std::string_view what) const;
 
   // C callbacks, `opaque` being the PoolAllocator.
   static void* AllocCallback(void* opaque, size_t size);
@@ -39,6 +49,7 @@ class PoolAllocator {
   MemoryPool* pool_;
   int64_t bytes_in_use_ = 0;
   bool allocation_failed_ = false;
+  Status failure_;  // the pool's refusal behind allocation_failed_
 };
 
 }  // namespace strata::codec

@@ -19,15 +19,16 @@ ZSTD_customMem CustomMem(PoolAllocator* allocator) {
 Status ZstdError(size_t code, const PoolAllocator& allocator, std::string_view what,
                  size_t input_size) {
   if (allocator.allocation_failed()) {
-    return Status::OutOfMemory("ZSTD {}: the memory pool refused an allocation", what);
+    return allocator.OutOfMemoryError(fmt::format("ZSTD {}", what));
   }
   return Status::Corrupt("ZSTD {} failed on {} compressed bytes: {}", what, input_size,
                          ZSTD_getErrorName(code));
 }
 
 Result<ZSTD_DCtx*> CreateDCtx(PoolAllocator* allocator) {
+  allocator->clear_allocation_failed();
   ZSTD_DCtx* dctx = ZSTD_createDCtx_advanced(CustomMem(allocator));
-  if (dctx == nullptr) return Status::OutOfMemory("cannot allocate a ZSTD decompression context");
+  if (dctx == nullptr) return allocator->OutOfMemoryError("ZSTD decompression context");
   return dctx;
 }
 
@@ -57,8 +58,9 @@ class ZstdCodec final : public Codec {
 
   Status Compress(std::span<const uint8_t> input, ResizableBuffer* output) override {
     if (cctx_ == nullptr) {
+      allocator_.clear_allocation_failed();
       cctx_ = ZSTD_createCCtx_advanced(CustomMem(&allocator_));
-      if (cctx_ == nullptr) return Status::OutOfMemory("cannot allocate a ZSTD compression context");
+      if (cctx_ == nullptr) return allocator_.OutOfMemoryError("ZSTD compression context");
     }
     STRATA_RETURN_NOT_OK(output->Reserve(MaxCompressedLength(static_cast<int64_t>(input.size()))));
     allocator_.clear_allocation_failed();
