@@ -71,9 +71,10 @@ Result<parquet::Encoding> ParseEncoding(const std::string& name) {
   if (n == "delta_length_byte_array") return parquet::Encoding::kDeltaLengthByteArray;
   if (n == "delta_byte_array") return parquet::Encoding::kDeltaByteArray;
   if (n == "byte_stream_split") return parquet::Encoding::kByteStreamSplit;
+  if (n == "alp") return parquet::Encoding::kAlp;
   return Status::Invalid(
       "unknown encoding '{}' (PLAIN, RLE, RLE_DICTIONARY, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, "
-      "DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT)",
+      "DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, ALP)",
       name);
 }
 
@@ -385,7 +386,8 @@ void RegisterConvertCommand(CLI::App& app, CommandAction& action) {
   parquet_only.push_back(sub->add_option("--page-version", args->page_version, "Data page version: 1 (default) or 2"));
   parquet_only.push_back(sub->add_option("--dictionary", args->dictionary, "Dictionary encoding: on (default) or off"));
   parquet_only.push_back(sub->add_option("--encoding", args->encodings,
-                                         "Value encoding for every column (ENC) or one column (COLUMN=ENC); repeatable"));
+                                         "Value encoding for every column (ENC) or one column (COLUMN=ENC); repeatable. "
+                                         "ALP (FLOAT, DOUBLE) is a Preview encoding many readers cannot read yet"));
   parquet_only.push_back(
       sub->add_option("--bloom-filter", args->bloom_filters, "Columns that get a Bloom filter")->delimiter(','));
   parquet_only.push_back(

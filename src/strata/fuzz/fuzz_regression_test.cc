@@ -25,6 +25,7 @@ STRATA_DECLARE_FUZZ_TARGET(delta_binary_packed)
 STRATA_DECLARE_FUZZ_TARGET(delta_length_byte_array)
 STRATA_DECLARE_FUZZ_TARGET(delta_byte_array)
 STRATA_DECLARE_FUZZ_TARGET(byte_stream_split)
+STRATA_DECLARE_FUZZ_TARGET(alp)
 STRATA_DECLARE_FUZZ_TARGET(codec)
 STRATA_DECLARE_FUZZ_TARGET(file_reader)
 STRATA_DECLARE_FUZZ_TARGET(csv_reader)
@@ -59,6 +60,7 @@ const Target kTargets[] = {
     {"delta_length_byte_array", StrataFuzz_delta_length_byte_array, false},
     {"delta_byte_array", StrataFuzz_delta_byte_array, false},
     {"byte_stream_split", StrataFuzz_byte_stream_split, false},
+    {"alp", StrataFuzz_alp, false},
     {"codec", StrataFuzz_codec, false},
     {"file_reader", StrataFuzz_file_reader, true},
     {"csv_reader", StrataFuzz_csv_reader, false},

@@ -119,7 +119,7 @@ class ColumnReader {
   LevelDecoder definition_levels_;
   // Shared: dictionary and view outputs hand its bytes to arrays that outlive the reader.
   std::shared_ptr<Dictionary> dictionary_;
-  std::unique_ptr<ValueDecoder> decoders_[10];  // by Encoding value, made on first use
+  std::unique_ptr<ValueDecoder> decoders_[11];  // by Encoding value, made on first use
   ValueDecoder* decoder_ = nullptr;
 
   // The batch being built.

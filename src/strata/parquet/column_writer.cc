@@ -6,6 +6,7 @@
 
 #include "strata/array/bitmap.h"
 #include "strata/memory/block_buffer.h"
+#include "strata/parquet/encoding/alp.h"
 #include "strata/parquet/encoding/byte_stream_split.h"
 #include "strata/parquet/encoding/delta_binary_packed.h"
 #include "strata/parquet/encoding/delta_byte_array.h"
@@ -60,7 +61,9 @@ class ColumnChunkWriter::Impl {
         chunk_stats_(pool, column.physical_type, column.type_length, column.sort_order, column.is_float16),
         column_index_(StatisticsOptions{column.options.max_statistics_bytes}),
         delta32_(pool),
-        delta64_(pool) {}
+        delta64_(pool),
+        alp_float_(pool),
+        alp_double_(pool) {}
 
   Status Init() {
     STRATA_RETURN_NOT_OK(pages_.Init(options_.codec, options_.compression_level));
@@ -95,7 +98,8 @@ class ColumnChunkWriter::Impl {
                     dictionary_scratch_.capacity() + dictionary_values_.capacity() + remap_.capacity() +
                     gathered_.capacity() + hashes_.capacity() + bloom_bytes_.capacity() + gatherer_.memory_size() +
                     def_encoder_.memory_size() + rep_encoder_.memory_size() + index_encoder_.memory_size() +
-                    page_stats_.memory_size() + chunk_stats_.memory_size();
+                    page_stats_.memory_size() + chunk_stats_.memory_size() + alp_float_.memory_size() +
+                    alp_double_.memory_size();
     if (dictionary_ != nullptr) total += dictionary_->memory_size();
     if (bloom_ != nullptr) total += bloom_->memory_size();
     return total;
@@ -167,6 +171,8 @@ class ColumnChunkWriter::Impl {
   OffsetIndexBuilder offset_index_;
   DeltaBinaryPackedEncoder<int32_t> delta32_;
   DeltaBinaryPackedEncoder<int64_t> delta64_;
+  AlpEncoder<float> alp_float_;
+  AlpEncoder<double> alp_double_;
 
   // The current page.
   int64_t page_levels_ = 0;
@@ -491,6 +497,13 @@ Result<std::span<const uint8_t>> ColumnChunkWriter::Impl::EncodePageValues(Encod
       return encoded_.span();
     case Encoding::kByteStreamSplit:
       STRATA_RETURN_NOT_OK(ByteStreamSplitEncode(values_.data(), n, gatherer_.value_width(), &encoded_));
+      return encoded_.span();
+    case Encoding::kAlp:  // FLOAT or DOUBLE (the options were validated against the type)
+      if (column_.physical_type == PhysicalType::kFloat) {
+        STRATA_RETURN_NOT_OK(alp_float_.Encode(values_.data_as<float>(), n, &encoded_));
+      } else {
+        STRATA_RETURN_NOT_OK(alp_double_.Encode(values_.data_as<double>(), n, &encoded_));
+      }
       return encoded_.span();
     case Encoding::kDeltaLengthByteArray:
     case Encoding::kDeltaByteArray: {

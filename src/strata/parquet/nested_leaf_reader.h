@@ -92,7 +92,7 @@ class NestedLeafReader {
   ResizableBuffer page_def_;
   ResizableBuffer page_rep_;
   std::unique_ptr<Dictionary> dictionary_;
-  std::unique_ptr<ValueDecoder> decoders_[10];  // by Encoding value, made on first use
+  std::unique_ptr<ValueDecoder> decoders_[11];  // by Encoding value, made on first use
   ValueDecoder* decoder_ = nullptr;
 
   // The batch: levels (scratch, reused) and the values array being built (new buffers).

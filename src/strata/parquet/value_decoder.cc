@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "strata/memory/buffer.h"
+#include "strata/parquet/encoding/alp.h"
 #include "strata/parquet/encoding/byte_stream_split.h"
 #include "strata/parquet/encoding/delta_binary_packed.h"
 #include "strata/parquet/encoding/delta_byte_array.h"
@@ -213,6 +214,27 @@ class DeltaByteArrayValueDecoder final : public ValueDecoder {
   ResizableBuffer views_;
 };
 
+// ALP (FLOAT, DOUBLE). The page header's num_elements counts the non-null values; it may not
+// exceed the values the page's levels leave room for.
+template <typename T>
+class AlpValueDecoder final : public ValueDecoder {
+ public:
+  explicit AlpValueDecoder(MemoryPool* pool) : decoder_(pool) {}
+  Status SetData(int64_t num_values, const uint8_t* data, int64_t size, int64_t file_offset) override {
+    STRATA_RETURN_NOT_OK(decoder_.SetData(data, size, file_offset));
+    if (decoder_.total_values() > num_values) {
+      return Status::Corrupt("ALP page at offset {}: header declares {} values but the page has {}", file_offset,
+                             decoder_.total_values(), num_values);
+    }
+    return Status::OK();
+  }
+  Status DecodeFixed(uint8_t* out, int64_t count) override {
+    return ExpectCount(decoder_.Decode(reinterpret_cast<T*>(out), count), count, "ALP");
+  }
+
+ private:
+  AlpDecoder<T> decoder_;
+};
 
 }  // namespace
 
@@ -249,6 +271,10 @@ Result<std::unique_ptr<ValueDecoder>> MakeValueDecoder(Encoding encoding, Physic
       if (width > 0 && physical_type != PhysicalType::kInt96) {
         return std::unique_ptr<ValueDecoder>(new RawFixedValueDecoder<ByteStreamSplitDecoder>(width, "BYTE_STREAM_SPLIT"));
       }
+      break;
+    case Encoding::kAlp:
+      if (physical_type == PhysicalType::kFloat) return std::unique_ptr<ValueDecoder>(new AlpValueDecoder<float>(pool));
+      if (physical_type == PhysicalType::kDouble) return std::unique_ptr<ValueDecoder>(new AlpValueDecoder<double>(pool));
       break;
     default:
       break;

@@ -28,6 +28,7 @@ Status ColumnWriteOptions::Validate() const {
     case Encoding::kDeltaLengthByteArray:
     case Encoding::kDeltaByteArray:
     case Encoding::kByteStreamSplit:
+    case Encoding::kAlp:
       break;
     default:
       return Status::Invalid("{} is not a value encoding a writer can choose", EncodingName(encoding));

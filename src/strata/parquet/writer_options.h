@@ -31,7 +31,8 @@ struct ColumnWriteOptions {
   // The value encoding without (or after) a dictionary: PLAIN, RLE (BOOLEAN),
   // DELTA_BINARY_PACKED (INT32, INT64), DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY), DELTA_BYTE_ARRAY
   // (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY), BYTE_STREAM_SPLIT (fixed-width types but BOOLEAN and
-  // INT96). RLE_DICTIONARY here means `dictionary` with PLAIN fallback.
+  // INT96), ALP (FLOAT, DOUBLE; never chosen by default, as the spec asks of a Preview
+  // encoding). RLE_DICTIONARY here means `dictionary` with PLAIN fallback.
   Encoding encoding = Encoding::kPlain;
   // Chunk and page min/max, null and NaN counts (statistics in ColumnMetaData, and the page
   // index's ColumnIndex).

@@ -13,6 +13,7 @@ std::string_view EncodingName(Encoding encoding) {
     case Encoding::kDeltaByteArray: return "DELTA_BYTE_ARRAY";
     case Encoding::kRleDictionary: return "RLE_DICTIONARY";
     case Encoding::kByteStreamSplit: return "BYTE_STREAM_SPLIT";
+    case Encoding::kAlp: return "ALP";
   }
   return "UNKNOWN";
 }
@@ -43,6 +44,7 @@ bool EncodingAppliesTo(Encoding encoding, PhysicalType type) {
       return type == PhysicalType::kByteArray || type == PhysicalType::kFixedLenByteArray;
     case Encoding::kByteStreamSplit:
       return type != PhysicalType::kBoolean && type != PhysicalType::kByteArray && type != PhysicalType::kInt96;
+    case Encoding::kAlp: return type == PhysicalType::kFloat || type == PhysicalType::kDouble;
     case Encoding::kBitPacked: return false;
   }
   return false;

@@ -18,6 +18,7 @@ enum class Encoding : int32_t {
   kDeltaByteArray = 7,
   kRleDictionary = 8,
   kByteStreamSplit = 9,
+  kAlp = 10,  // Preview in parquet-format (2026): written only when asked for
 };
 
 // parquet.thrift `enum Type`.
@@ -40,7 +41,8 @@ std::string_view PhysicalTypeName(PhysicalType type);
 // Whether data pages of `type` may use `encoding` as their value encoding (Encodings.md):
 // PLAIN everywhere; RLE for BOOLEAN; RLE_DICTIONARY and PLAIN_DICTIONARY for all but BOOLEAN;
 // DELTA_BINARY_PACKED for INT32/INT64; DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY; DELTA_BYTE_ARRAY
-// for BYTE_ARRAY/FIXED_LEN_BYTE_ARRAY; BYTE_STREAM_SPLIT for fixed-width types but INT96.
+// for BYTE_ARRAY/FIXED_LEN_BYTE_ARRAY; BYTE_STREAM_SPLIT for fixed-width types but INT96; ALP
+// for FLOAT and DOUBLE.
 bool EncodingAppliesTo(Encoding encoding, PhysicalType type);
 
 // Bytes of one value for fixed-width types; 0 for BOOLEAN (bit-packed), BYTE_ARRAY (variable)

@@ -23,6 +23,15 @@ TEST(EncodingTest, ThriftValuesAndNames) {
   EXPECT_EQ(static_cast<int>(Encoding::kDeltaByteArray), 7);
   EXPECT_EQ(static_cast<int>(Encoding::kRleDictionary), 8);
   EXPECT_EQ(static_cast<int>(Encoding::kByteStreamSplit), 9);
+  EXPECT_EQ(static_cast<int>(Encoding::kAlp), 10);
+  EXPECT_EQ(EncodingName(Encoding::kAlp), "ALP");
+  EXPECT_EQ(EncodingName(static_cast<Encoding>(11)), "UNKNOWN");
+  EXPECT_TRUE(EncodingAppliesTo(Encoding::kAlp, PhysicalType::kFloat));
+  EXPECT_TRUE(EncodingAppliesTo(Encoding::kAlp, PhysicalType::kDouble));
+  for (PhysicalType t : {PhysicalType::kBoolean, PhysicalType::kInt32, PhysicalType::kInt64, PhysicalType::kInt96,
+                         PhysicalType::kByteArray, PhysicalType::kFixedLenByteArray}) {
+    EXPECT_FALSE(EncodingAppliesTo(Encoding::kAlp, t)) << PhysicalTypeName(t);
+  }
   EXPECT_EQ(EncodingName(Encoding::kDeltaBinaryPacked), "DELTA_BINARY_PACKED");
   EXPECT_EQ(EncodingName(Encoding::kRleDictionary), "RLE_DICTIONARY");
   EXPECT_EQ(EncodingName(static_cast<Encoding>(1)), "UNKNOWN");

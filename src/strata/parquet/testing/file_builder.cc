@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "strata/codec/crc32.h"
+#include "strata/parquet/encoding/alp.h"
 #include "strata/parquet/encoding/byte_stream_split.h"
 #include "strata/parquet/encoding/delta_binary_packed.h"
 #include "strata/parquet/encoding/delta_byte_array.h"
@@ -311,6 +312,15 @@ Status TestFileBuilder::ChunkWriter::EncodeValues(const ColumnValues& values, in
     case Encoding::kByteStreamSplit: {
       STRATA_ASSIGN_OR_RETURN(const uint8_t* fixed, GatherFixed(values, begin, end, non_null));
       return ByteStreamSplitEncode(fixed, non_null, width, &values_);
+    }
+    case Encoding::kAlp: {
+      STRATA_ASSIGN_OR_RETURN(const uint8_t* fixed, GatherFixed(values, begin, end, non_null));
+      if (type == PhysicalType::kFloat) {
+        AlpEncoder<float> encoder(pool_);
+        return encoder.Encode(reinterpret_cast<const float*>(fixed), non_null, &values_);
+      }
+      AlpEncoder<double> encoder(pool_);
+      return encoder.Encode(reinterpret_cast<const double*>(fixed), non_null, &values_);
     }
     default:
       return Status::Invalid("column '{}': cannot encode {}", options_.name, EncodingName(options_.encoding));

@@ -1,7 +1,7 @@
 // TestFileBuilder: writes complete, valid Parquet files of flat columns for tests and
 // benchmarks of the read path, with every knob a reader must cope with chosen per column:
 // physical and logical type, required or optional, value encoding (PLAIN, RLE, RLE_DICTIONARY
-// with a dictionary page, the DELTA family, BYTE_STREAM_SPLIT), codec, data page v1 or v2,
+// with a dictionary page, the DELTA family, BYTE_STREAM_SPLIT, ALP), codec, data page v1 or v2,
 // page size in rows or bytes, page CRCs, SizeStatistics. Row groups are encoded and written
 // as they are added, so a file of hundreds of MB can be streamed to disk while only one row
 // group's values are held. Test support, not the library's writer.

@@ -100,9 +100,9 @@ std::vector<TypeCase> AllTypeCases() {
        {Encoding::kPlain, Encoding::kRleDictionary, Encoding::kDeltaBinaryPacked, Encoding::kByteStreamSplit}},
       {"timestamp", PhysicalType::kInt64, 0, TimestampLogicalType(TimeUnit::kMicros, true), {Encoding::kPlain}},
       {"float", PhysicalType::kFloat, 0, std::nullopt,
-       {Encoding::kPlain, Encoding::kRleDictionary, Encoding::kByteStreamSplit}},
+       {Encoding::kPlain, Encoding::kRleDictionary, Encoding::kByteStreamSplit, Encoding::kAlp}},
       {"double", PhysicalType::kDouble, 0, std::nullopt,
-       {Encoding::kPlain, Encoding::kRleDictionary, Encoding::kByteStreamSplit}},
+       {Encoding::kPlain, Encoding::kRleDictionary, Encoding::kByteStreamSplit, Encoding::kAlp}},
       {"string", PhysicalType::kByteArray, 0, StringLogicalType(),
        {Encoding::kPlain, Encoding::kRleDictionary, Encoding::kDeltaLengthByteArray, Encoding::kDeltaByteArray}},
       {"binary", PhysicalType::kByteArray, 0, std::nullopt, {Encoding::kPlain, Encoding::kDeltaByteArray}},
@@ -154,7 +154,7 @@ TEST(TestFileBuilderTest, EveryEncodingCodecAndPageVersionReadsBack) {
       }
     }
   }
-  EXPECT_EQ(files, 29 * 6 * 2);
+  EXPECT_EQ(files, 31 * 6 * 2);
   EXPECT_EQ(pool->bytes_in_use(), 0);
 }
 
