@@ -5,6 +5,7 @@
 
 #include "strata/array/pretty_print.h"
 #include "strata/cli/command.h"
+#include "strata/cli/encryption_cli_options.h"
 #include "strata/cli/input_source.h"
 #include "strata/cli/row_format.h"
 #include "strata/memory/memory_pool.h"
@@ -19,10 +20,12 @@ struct CatArgs {
   std::string format = "table";
   int threads = 0;  // all cores
   CsvCliOptions csv;
+  EncryptionCliOptions encryption;
 };
 
 Status RunCat(const CatArgs& args) {
   SourceOptions options;
+  STRATA_ASSIGN_OR_RETURN(options.decryption, MakeDecryptionOptions(args.encryption));
   options.threads = args.threads;
   options.columns = args.columns;
   if (args.limit >= 0) options.batch_rows = std::max<int64_t>(1, std::min<int64_t>(args.limit, options.batch_rows));
@@ -66,6 +69,7 @@ void AddCat(CLI::App& app, CommandAction& action, const char* name, const char* 
   sub->add_option("--threads", args->threads, "Threads decoding the columns of a batch (0: all cores, 1: this one)")
       ->check(CLI::NonNegativeNumber);
   AddCsvOptions(sub, &args->csv);
+  AddEncryptionOptions(sub, &args->encryption);
   sub->callback([&action, args] { action = [args] { return RunCat(*args); }; });
 }
 

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "strata/cli/command.h"
+#include "strata/cli/encryption_cli_options.h"
 #include "strata/cli/input_source.h"
 #include "strata/csv/writer.h"
 #include "strata/io/output_sink.h"
@@ -40,6 +41,7 @@ struct ConvertArgs {
   std::optional<std::string> csv_null;
   std::string ipc_compression = "none";
   CsvCliOptions csv;
+  EncryptionCliOptions encryption;
   std::vector<CLI::Option*> parquet_only;  // writer options that mean nothing for CSV output
   CLI::Option* csv_null_option = nullptr;
   CLI::Option* ipc_compression_option = nullptr;
@@ -335,6 +337,7 @@ Status RunConvert(const ConvertArgs& args) {
   MemoryPool* pool = SystemMemoryPool();
   const auto start = std::chrono::steady_clock::now();
   SourceOptions read;
+  STRATA_ASSIGN_OR_RETURN(read.decryption, MakeDecryptionOptions(args.encryption));
   read.threads = args.threads;  // decoding and encoding share the process's one pool
   STRATA_ASSIGN_OR_RETURN(auto batches, OpenBatchSource(args.input, args.csv, read, pool));
   STRATA_ASSIGN_OR_RETURN(auto writer, OpenSink(args, format, batches->schema(), pool));
@@ -400,6 +403,7 @@ void RegisterConvertCommand(CLI::App& app, CommandAction& action) {
   args->ipc_compression_option = sub->add_option("--ipc-compression", args->ipc_compression,
                                                  "Arrow IPC output: body compression none (default), lz4 or zstd");
   AddCsvOptions(sub, &args->csv);
+  AddEncryptionOptions(sub, &args->encryption);
   sub->callback([&action, args] { action = [args] { return RunConvert(*args); }; });
 }
 

@@ -41,6 +41,7 @@ class ParquetBatchSource final : public BatchSource {
     parquet::FileReaderOptions reader_options;
     reader_options.pages.verify_checksums = options.verify_checksums;
     reader_options.pre_buffer = options.pre_buffer;
+    reader_options.footer.decryption = options.decryption;
     STRATA_ASSIGN_OR_RETURN(out->source_, OpenSource(path));
     STRATA_ASSIGN_OR_RETURN(out->reader_, parquet::FileReader::Open(out->source_, pool, reader_options));
     parquet::BatchReadOptions read;

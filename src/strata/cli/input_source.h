@@ -12,6 +12,7 @@
 #include "strata/array/record_batch.h"
 #include "strata/cli/csv_cli_options.h"
 #include "strata/memory/memory_pool.h"
+#include "strata/parquet/encryption/decryption_options.h"
 #include "strata/util/result.h"
 
 namespace strata::cli {
@@ -55,6 +56,7 @@ struct SourceOptions {
   // Parquet only.
   bool verify_checksums = true;
   std::optional<bool> pre_buffer;  // unset: the reader's default (on for URLs)
+  std::shared_ptr<const parquet::FileDecryptionOptions> decryption;  // keys of encrypted files
 };
 
 // Opens `path` (a local file or, for Parquet, an http(s):// URL). CSV-only options given for

@@ -10,6 +10,7 @@
 
 #include "strata/cli/bloom_probe.h"
 #include "strata/cli/command.h"
+#include "strata/cli/encryption_cli_options.h"
 #include "strata/cli/meta_command.h"
 #include "strata/cli/meta_format.h"
 #include "strata/cli/page_index_format.h"
@@ -315,7 +316,9 @@ Status RunMeta(const std::string& path, const MetaOptions& options) {
 
 Result<MetaReport> BuildMetaReport(RandomAccessSource& source, const std::string& path, const MetaOptions& options,
                                    MemoryPool* pool) {
-  STRATA_ASSIGN_OR_RETURN(FileFooter footer, ReadFooter(source, pool));
+  FooterReadOptions footer_options;
+  footer_options.decryption = options.decryption;
+  STRATA_ASSIGN_OR_RETURN(FileFooter footer, ReadFooter(source, pool, footer_options));
   MetaReport report;
   if (!options.bloom_probes.empty()) {
     RunBloomProbes(source, footer.metadata, options.bloom_probes, options.json, pool, &report.out, &report.errors);
@@ -363,7 +366,14 @@ void RegisterMetaCommand(CLI::App& app, CommandAction& action) {
                   "COLUMN=VALUE: whether each row group's Bloom filter of COLUMN may hold VALUE (repeatable; "
                   "prints only the answers)")
       ->allow_extra_args(false);
-  sub->callback([&action, file, options] { action = [file, options] { return RunMeta(*file, *options); }; });
+  auto encryption = std::make_shared<EncryptionCliOptions>();
+  AddEncryptionOptions(sub, encryption.get());
+  sub->callback([&action, file, options, encryption] {
+    action = [file, options, encryption]() -> Status {
+      STRATA_ASSIGN_OR_RETURN(options->decryption, MakeDecryptionOptions(*encryption));
+      return RunMeta(*file, *options);
+    };
+  });
 }
 
 }  // namespace strata::cli

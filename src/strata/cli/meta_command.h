@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "strata/io/random_access_source.h"
 #include "strata/memory/memory_pool.h"
+#include "strata/parquet/encryption/decryption_options.h"
 #include "strata/util/result.h"
 
 namespace strata::cli {
@@ -18,6 +20,8 @@ struct MetaOptions {
   bool strict = false;  // a page index or Bloom filter that does not read fails the command
   // "COLUMN=VALUE" each; when any is given, the output is the probes' answers only.
   std::vector<std::string> bloom_probes;
+  // Keys of an encrypted file: its footer and its columns' metadata are decrypted with them.
+  std::shared_ptr<const parquet::FileDecryptionOptions> decryption;
 };
 
 struct MetaReport {

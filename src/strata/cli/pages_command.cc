@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "strata/cli/command.h"
+#include "strata/cli/encryption_cli_options.h"
 #include "strata/memory/memory_pool.h"
 #include "strata/parquet/file_reader.h"
 #include "strata/parquet/page_reader.h"
@@ -24,6 +25,7 @@ struct PagesArgs {
   bool json = false;
   bool no_checksums = false;
   std::vector<std::string> columns;  // top-level fields; each reads all its leaf columns
+  EncryptionCliOptions encryption;
 };
 
 // Page totals of one leaf column over every row group, or of the whole file.
@@ -79,6 +81,7 @@ Status RunPages(const PagesArgs& args) {
   parquet::FileReaderOptions reader_options;
   reader_options.pages.verify_checksums = !args.no_checksums;
   reader_options.pages.stream_large_pages = false;
+  STRATA_ASSIGN_OR_RETURN(reader_options.footer.decryption, MakeDecryptionOptions(args.encryption));
   STRATA_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::OpenFile(args.file, pool, reader_options));
   const parquet::SchemaDescriptor& descriptor = reader->descriptor();
 
@@ -152,6 +155,7 @@ void RegisterPagesCommand(CLI::App& app, CommandAction& action) {
   sub->add_flag("--json", args->json, "One JSON line of totals");
   sub->add_option("--columns", args->columns, "Top-level columns to read (default: all)")->delimiter(',');
   sub->add_flag("--no-checksums", args->no_checksums, "Skip page CRC verification");
+  AddEncryptionOptions(sub, &args->encryption);
   sub->callback([&action, args] { action = [args] { return RunPages(*args); }; });
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "strata/cli/command.h"
+#include "strata/cli/encryption_cli_options.h"
 #include "strata/cli/input_source.h"
 #include "strata/cli/scan_summary.h"
 #include "strata/exec/thread_pool.h"
@@ -26,6 +27,7 @@ struct ScanArgs {
   std::string pre_buffer = "auto";  // auto | on | off
   int threads = 0;                  // all cores
   CsvCliOptions csv;
+  EncryptionCliOptions encryption;
   std::vector<CLI::Option*> parquet_only;
 };
 
@@ -41,6 +43,7 @@ Status RunScan(const ScanArgs& args) {
     }
   }
   SourceOptions options;
+  STRATA_ASSIGN_OR_RETURN(options.decryption, MakeDecryptionOptions(args.encryption));
   options.batch_rows = args.batch_rows;
   options.threads = args.threads;
   options.columns = args.columns;
@@ -96,6 +99,7 @@ void RegisterScanCommand(CLI::App& app, CommandAction& action) {
   sub->add_option("--threads", args->threads, "Threads decoding the columns of a batch (0: all cores, 1: this one)")
       ->check(CLI::NonNegativeNumber);
   AddCsvOptions(sub, &args->csv);
+  AddEncryptionOptions(sub, &args->encryption);
   sub->callback([&action, args] { action = [args] { return RunScan(*args); }; });
 }
 

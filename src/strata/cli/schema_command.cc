@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "strata/cli/command.h"
+#include "strata/cli/encryption_cli_options.h"
 #include "strata/cli/input_source.h"
 #include "strata/io/random_access_source.h"
 #include "strata/memory/memory_pool.h"
@@ -16,10 +17,12 @@ namespace {
 struct SchemaArgs {
   std::string file;
   CsvCliOptions csv;
+  EncryptionCliOptions encryption;
 };
 
 Status PrintCsvSchema(const SchemaArgs& args) {
   SourceOptions options;
+  STRATA_ASSIGN_OR_RETURN(options.decryption, MakeDecryptionOptions(args.encryption));
   options.threads = 1;  // only the sample is read
   STRATA_ASSIGN_OR_RETURN(auto source, OpenBatchSource(args.file, args.csv, options, SystemMemoryPool()));
   std::printf("%s\n\nstrata schema:\n%s\n", source->DialectLine().c_str(), source->schema()->ToString().c_str());
@@ -50,6 +53,7 @@ void RegisterSchemaCommand(CLI::App& app, CommandAction& action) {
   auto args = std::make_shared<SchemaArgs>();
   sub->add_option("file", args->file, "Parquet or CSV file (.csv, .tsv, .csv.gz, ...)")->required();
   AddCsvOptions(sub, &args->csv);
+  AddEncryptionOptions(sub, &args->encryption);
   sub->callback([&action, args] { action = [args] { return RunSchema(*args); }; });
 }
 

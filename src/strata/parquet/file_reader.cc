@@ -78,12 +78,25 @@ Result<ColumnChunkLocation> FileReader::ChunkLocation(int row_group, int column)
   if (chunk.file_path && !chunk.file_path->empty()) {
     return Status::NotImplemented("{}: the chunk lives in another file ('{}')", where(), *chunk.file_path);
   }
-  if (!chunk.meta_data) {
-    if (chunk.crypto_metadata || chunk.encrypted_column_metadata) {
-      return Status::NotImplemented("{}: the column is encrypted; decryption is not supported yet", where());
+  const bool encrypted = chunk.crypto_metadata || chunk.encrypted_column_metadata;
+  std::optional<std::string> key;
+  if (encrypted) {
+    if (!footer_.decryptor) {
+      return Status::Invalid("{}: the column is encrypted: give its key (--column-key {}:KEY, or --footer-key)",
+                             where(), descriptor.dotted_path);
     }
-    return Status::Corrupt("{}: the column chunk has no metadata", where());
+    if (!chunk.crypto_metadata) return Status::Corrupt("{}: encrypted column metadata without crypto metadata", where());
+    const auto kind = chunk.crypto_metadata->kind;
+    if (kind == ColumnCryptoMetaData::Kind::kUnknown) {
+      return Status::NotImplemented("{}: column crypto metadata of an unknown kind (union field {})", where(),
+                                    chunk.crypto_metadata->unknown_field_id);
+    }
+    auto found = footer_.decryptor->ColumnKey(kind == ColumnCryptoMetaData::Kind::kFooterKey,
+                                              chunk.crypto_metadata->key_metadata, descriptor.dotted_path);
+    if (!found.ok()) return found.status();
+    key = std::move(*found);
   }
+  if (!chunk.meta_data) return Status::Corrupt("{}: the column chunk has no metadata", where());
   const ColumnMetaData& meta = *chunk.meta_data;
   if (meta.type != descriptor.physical_type) {
     return Status::Corrupt("{}: the chunk's physical type {} differs from the schema's {}", where(),
@@ -108,6 +121,16 @@ Result<ColumnChunkLocation> FileReader::ChunkLocation(int row_group, int column)
       location.offset > footer_.file_size || location.length > footer_.file_size - location.offset) {
     return Status::Corrupt("{}: chunk at offset {} with {} bytes lies outside the file ({} bytes)", where(),
                            location.offset, location.length, footer_.file_size);
+  }
+  if (key) {
+    auto decryption = std::make_shared<ColumnDecryption>();
+    decryption->decryptor = footer_.decryptor;
+    decryption->key = std::move(*key);
+    decryption->row_group_ordinal =
+        footer_.metadata.row_groups[static_cast<size_t>(row_group)].ordinal.value_or(static_cast<int16_t>(row_group));
+    decryption->column_ordinal = column;
+    decryption->has_dictionary_page = meta.dictionary_page_offset && location.offset == *meta.dictionary_page_offset;
+    location.decryption = std::move(decryption);
   }
   return location;
 }

@@ -26,7 +26,9 @@ PageReader::PageReader(RandomAccessSource* source, ColumnChunkLocation location,
       options_(options),
       header_scratch_(pool),
       body_scratch_(pool),
-      decompressed_(pool) {}
+      decompressed_(pool),
+      decrypted_header_(pool),
+      decrypted_body_(pool) {}
 
 Result<std::unique_ptr<PageReader>> PageReader::Make(RandomAccessSource* source, ColumnChunkLocation location,
                                                      MemoryPool* pool, const PageReadOptions& options) {
@@ -57,7 +59,8 @@ std::string PageReader::Where(int64_t file_offset) const { return fmt::format("p
 
 int64_t PageReader::memory_size() const {
   return (whole_chunk_ ? whole_chunk_->capacity() : 0) + header_scratch_.capacity() + body_scratch_.capacity() +
-         decompressed_.capacity() + (codec_ ? codec_->memory_size() : 0) +
+         decompressed_.capacity() + decrypted_header_.capacity() + decrypted_body_.capacity() +
+         (codec_ ? codec_->memory_size() : 0) +
          (stream_decompressor_ ? stream_decompressor_->memory_size() : 0);
 }
 
@@ -191,6 +194,55 @@ Result<int64_t> PageReader::ReadStream(std::span<uint8_t> out) {
   return produced;
 }
 
+Result<int64_t> PageReader::DecryptHeader(int64_t header_file_offset, int64_t remaining) {
+  const ColumnDecryption& decryption = *location_.decryption;
+  if (remaining < encryption::kLengthBytes) {
+    return Status::Corrupt("{}: {} bytes left in the chunk cannot hold an encrypted page header",
+                           Where(header_file_offset), remaining);
+  }
+  STRATA_ASSIGN_OR_RETURN(const uint8_t* length_bytes, Fetch(position_, encryption::kLengthBytes, &header_scratch_));
+  const int64_t module_bytes = encryption::kLengthBytes + (static_cast<int64_t>(length_bytes[0]) |
+                                                           (static_cast<int64_t>(length_bytes[1]) << 8) |
+                                                           (static_cast<int64_t>(length_bytes[2]) << 16) |
+                                                           (static_cast<int64_t>(length_bytes[3]) << 24));
+  if (module_bytes > remaining || module_bytes > options_.max_page_header_bytes) {
+    return Status::Corrupt("{}: encrypted page header of {} bytes is larger than the {} bytes left (or {}, the header "
+                           "limit)",
+                           Where(header_file_offset), module_bytes, remaining, options_.max_page_header_bytes);
+  }
+  STRATA_ASSIGN_OR_RETURN(const uint8_t* module, Fetch(position_, module_bytes, &header_scratch_));
+  // A chunk with a dictionary starts with it; data page headers count from 0 after it.
+  current_is_dictionary_ = decryption.has_dictionary_page && pages_decrypted_ == 0;
+  const auto type = current_is_dictionary_ ? encryption::ModuleType::kDictionaryPageHeader
+                                           : encryption::ModuleType::kDataPageHeader;
+  STRATA_RETURN_NOT_OK(decryption.decryptor
+                           ->Decrypt(type, decryption.key, decryption.row_group_ordinal, decryption.column_ordinal,
+                                     data_page_ordinal_, {module, static_cast<size_t>(module_bytes)},
+                                     header_file_offset, &decrypted_header_)
+                           .status());
+  header_ = PageHeader{};
+  auto parsed = DeserializePageHeader(decrypted_header_.data(), static_cast<size_t>(decrypted_header_.size()),
+                                      &header_, header_file_offset);
+  if (!parsed.ok()) return parsed.status().WithContext(Where(header_file_offset) + " (decrypted header)");
+  return module_bytes;
+}
+
+Result<std::span<const uint8_t>> PageReader::DecryptBody(std::span<const uint8_t> module, int64_t body_file_offset) {
+  const ColumnDecryption& decryption = *location_.decryption;
+  const auto type = current_is_dictionary_ ? encryption::ModuleType::kDictionaryPage : encryption::ModuleType::kDataPage;
+  STRATA_ASSIGN_OR_RETURN(const int64_t module_bytes,
+                          decryption.decryptor->Decrypt(type, decryption.key, decryption.row_group_ordinal,
+                                                        decryption.column_ordinal, data_page_ordinal_, module,
+                                                        body_file_offset, &decrypted_body_));
+  if (module_bytes != static_cast<int64_t>(module.size())) {
+    return Status::Corrupt("{}: the encrypted page takes {} of the {} bytes its header gives it",
+                           Where(body_file_offset), module_bytes, module.size());
+  }
+  ++pages_decrypted_;
+  if (!current_is_dictionary_) ++data_page_ordinal_;
+  return std::span<const uint8_t>(decrypted_body_.data(), static_cast<size_t>(decrypted_body_.size()));
+}
+
 Result<bool> PageReader::Next(Page* page) {
   while (position_ < location_.length) {
     const int64_t header_file_offset = location_.offset + position_;
@@ -199,7 +251,11 @@ Result<bool> PageReader::Next(Page* page) {
     // a few dozen bytes, statistics can make them larger.
     int64_t window = std::min<int64_t>(remaining, whole_chunk_ ? remaining : 64 * 1024);
     size_t header_size = 0;
-    while (true) {
+    if (location_.decryption) {
+      STRATA_ASSIGN_OR_RETURN(const int64_t module_bytes, DecryptHeader(header_file_offset, remaining));
+      header_size = static_cast<size_t>(module_bytes);
+    }
+    while (!location_.decryption) {
       STRATA_ASSIGN_OR_RETURN(const uint8_t* bytes, Fetch(position_, window, &header_scratch_));
       header_ = PageHeader{};
       auto parsed = DeserializePageHeader(bytes, static_cast<size_t>(window), &header_, header_file_offset);
@@ -236,7 +292,8 @@ Result<bool> PageReader::Next(Page* page) {
     }
     stream_left_ = 0;
     stream_source_offset_ = -1;
-    const bool stream = streaming_allowed_ && options_.stream_large_pages && (type != PageType::kDictionaryPage) &&
+    const bool stream = streaming_allowed_ && options_.stream_large_pages && !location_.decryption &&
+                        (type != PageType::kDictionaryPage) &&
                         uncompressed_size > options_.stream_window_bytes && CanStream(type);
     // An uncompressed page not already in memory is streamed straight from the source: the
     // body is never held whole (and its checksum is then not verified: that needs every byte).
@@ -254,6 +311,7 @@ Result<bool> PageReader::Next(Page* page) {
     }
     STRATA_ASSIGN_OR_RETURN(const uint8_t* body, Fetch(body_offset, compressed_size, &body_scratch_));
     std::span<const uint8_t> compressed(body, static_cast<size_t>(compressed_size));
+    // The checksum covers the page as stored: compressed, and encrypted when the chunk is.
     if (options_.verify_checksums && header_.crc) {
       const uint32_t actual = codec::Crc32(compressed);
       if (actual != static_cast<uint32_t>(*header_.crc)) {
@@ -261,6 +319,11 @@ Result<bool> PageReader::Next(Page* page) {
                                      Where(header_file_offset), static_cast<uint32_t>(*header_.crc), actual);
       }
     }
+    if (location_.decryption) {
+      STRATA_ASSIGN_OR_RETURN(compressed, DecryptBody(compressed, location_.offset + body_offset));
+    }
+    // The compressed bytes (decrypted when the chunk is encrypted).
+    const auto body_size = static_cast<int64_t>(compressed.size());
 
     *page = Page{};
     page->type = type;
@@ -284,10 +347,10 @@ Result<bool> PageReader::Next(Page* page) {
       page->num_nulls = h.num_nulls;
       page->num_rows = h.num_rows;
       const int64_t levels = static_cast<int64_t>(h.repetition_levels_byte_length) + h.definition_levels_byte_length;
-      if (h.repetition_levels_byte_length < 0 || h.definition_levels_byte_length < 0 || levels > compressed_size ||
+      if (h.repetition_levels_byte_length < 0 || h.definition_levels_byte_length < 0 || levels > body_size ||
           levels > uncompressed_size) {
         return Status::Corrupt("{}: level lengths {} + {} do not fit the page ({} bytes)", Where(header_file_offset),
-                               h.repetition_levels_byte_length, h.definition_levels_byte_length, compressed_size);
+                               h.repetition_levels_byte_length, h.definition_levels_byte_length, body_size);
       }
       page->repetition_levels = compressed.subspan(0, static_cast<size_t>(h.repetition_levels_byte_length));
       page->definition_levels = compressed.subspan(static_cast<size_t>(h.repetition_levels_byte_length),
@@ -318,9 +381,9 @@ Result<bool> PageReader::Next(Page* page) {
     } else if (codec_) {
       STRATA_RETURN_NOT_OK(Decompress(compressed, uncompressed_size, header_file_offset, &page->values));
     } else {
-      if (compressed_size != uncompressed_size) {
+      if (body_size != uncompressed_size) {
         return Status::Corrupt("{}: uncompressed page declares {} bytes but stores {}", Where(header_file_offset),
-                               uncompressed_size, compressed_size);
+                               uncompressed_size, body_size);
       }
       page->values = compressed;
     }

@@ -12,12 +12,23 @@
 #include "strata/codec/codec.h"
 #include "strata/codec/streaming_decompressor.h"
 #include "strata/io/random_access_source.h"
+#include "strata/parquet/encryption/file_decryptor.h"
 #include "strata/parquet/reader_options.h"
 #include "strata/parquet/thrift/parquet_types.h"
 
 namespace strata::parquet {
 
 // Where a column chunk is, for reading and for error messages.
+// How an encrypted column chunk's modules are decrypted: the file's decryptor, the column's
+// key, and the ordinals its AADs carry.
+struct ColumnDecryption {
+  std::shared_ptr<const encryption::FileDecryptor> decryptor;
+  std::string key;
+  int64_t row_group_ordinal = 0;
+  int64_t column_ordinal = 0;
+  bool has_dictionary_page = false;  // the chunk's first page is its dictionary
+};
+
 struct ColumnChunkLocation {
   int row_group = 0;
   int column = 0;
@@ -25,6 +36,9 @@ struct ColumnChunkLocation {
   int64_t offset = 0;  // file offset of the first page (dictionary or data)
   int64_t length = 0;  // total_compressed_size
   codec::CompressionCodec codec = codec::CompressionCodec::kUncompressed;
+  // Set for encrypted chunks: every page header and page is a module to decrypt (and large
+  // pages are not streamed: a module is authenticated whole).
+  std::shared_ptr<const ColumnDecryption> decryption;
 };
 
 struct Page {
@@ -80,6 +94,10 @@ class PageReader {
                     std::span<const uint8_t>* out);
   bool CanStream(PageType type) const;
   Status FillPage(PageType type, int64_t header_file_offset, Page* page);
+  // Encrypted chunks: decrypts the header module at position_ into header_; returns its size.
+  Result<int64_t> DecryptHeader(int64_t header_file_offset, int64_t remaining);
+  // Encrypted chunks: the page body module, decrypted into decrypted_.
+  Result<std::span<const uint8_t>> DecryptBody(std::span<const uint8_t> module, int64_t body_file_offset);
   Status StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size, int64_t header_file_offset,
                      Page* page);
 
@@ -100,6 +118,12 @@ class PageReader {
   std::unique_ptr<codec::StreamingDecompressor> stream_decompressor_;
   int64_t stream_source_offset_ = -1;  // uncompressed page read from the source: next file offset
   int64_t stream_left_ = 0;            // decompressed bytes still to come
+  // Encrypted chunks: plaintext of the current header and page, and the AAD ordinals.
+  ResizableBuffer decrypted_header_;
+  ResizableBuffer decrypted_body_;
+  int64_t pages_decrypted_ = 0;      // every page, dictionary included
+  int64_t data_page_ordinal_ = 0;    // data pages only (their AADs count them)
+  bool current_is_dictionary_ = false;
 };
 
 }  // namespace strata::parquet

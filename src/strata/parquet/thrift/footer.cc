@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "strata/parquet/thrift/compact_protocol.h"
+
 namespace strata::parquet {
 
 Status FooterReadOptions::Validate() const {
@@ -30,20 +32,107 @@ std::string DescribeMagic(const uint8_t* p) {
 
 bool IsMagic(const uint8_t* p, const char (&magic)[4]) { return std::memcmp(p, magic, 4) == 0; }
 
-// A file whose footer is encrypted stores FileCryptoMetaData in plaintext in front of the
-// encrypted FileMetaData; decoding it lets the error say which algorithm was used.
-Status EncryptedFooterError(const std::string& name, const uint8_t* footer, int64_t length, int64_t offset) {
+encryption::EncryptionParameters ParametersOf(const EncryptionAlgorithm& algorithm,
+                                              const std::optional<std::string>& footer_key_metadata) {
+  encryption::EncryptionParameters parameters;
+  parameters.algorithm_name = std::string(EncryptionAlgorithmName(algorithm));
+  parameters.ctr_pages = algorithm.kind == EncryptionAlgorithm::Kind::kAesGcmCtrV1;
+  parameters.aad_prefix = algorithm.aad_prefix;
+  parameters.aad_file_unique = algorithm.aad_file_unique;
+  parameters.supply_aad_prefix = algorithm.supply_aad_prefix.value_or(false);
+  parameters.footer_key_metadata = footer_key_metadata;
+  return parameters;
+}
+
+Result<std::shared_ptr<const encryption::FileDecryptor>> MakeDecryptor(
+    const std::string& name, const EncryptionAlgorithm& algorithm, const std::optional<std::string>& key_metadata,
+    const FileDecryptionOptions& options) {
+  if (algorithm.kind == EncryptionAlgorithm::Kind::kUnknown) {
+    return Status::NotImplemented("file '{}' is encrypted with an unknown algorithm (union field {})", name,
+                                  algorithm.unknown_field_id);
+  }
+  return encryption::FileDecryptor::Make(ParametersOf(algorithm, key_metadata), options, name);
+}
+
+// An encrypted footer (Encryption.md 5.4): FileCryptoMetaData in plaintext, then the
+// FileMetaData as a GCM module under the footer key.
+Status DecryptFooter(const std::string& name, const uint8_t* footer, int64_t length, int64_t offset,
+                     const FooterReadOptions& options, MemoryPool* pool, FileFooter* out) {
   FileCryptoMetaData crypto;
-  auto decoded = DeserializeFileCryptoMetaData(footer, static_cast<size_t>(length), &crypto, offset);
-  if (!decoded.ok()) {
+  auto consumed = DeserializeFileCryptoMetaData(footer, static_cast<size_t>(length), &crypto, offset);
+  if (!consumed.ok()) {
     return Status::Corrupt("file '{}' has an encrypted footer (PARE) whose FileCryptoMetaData at offset {} is "
                            "malformed: {}",
-                           name, offset, decoded.status().message());
+                           name, offset, consumed.status().message());
   }
-  return Status::NotImplemented(
-      "file '{}' has an encrypted footer (PARE, {}{}); decryption is not supported yet", name,
-      EncryptionAlgorithmName(crypto.encryption_algorithm),
-      crypto.key_metadata ? fmt::format(", key metadata of {} bytes", crypto.key_metadata->size()) : "");
+  if (!options.decryption) {
+    return Status::Invalid("file '{}' has an encrypted footer (PARE, {}{}): give the footer key (--footer-key)", name,
+                           EncryptionAlgorithmName(crypto.encryption_algorithm),
+                           crypto.key_metadata ? fmt::format(", key metadata of {} bytes", crypto.key_metadata->size())
+                                               : "");
+  }
+  STRATA_ASSIGN_OR_RETURN(out->decryptor,
+                          MakeDecryptor(name, crypto.encryption_algorithm, crypto.key_metadata, *options.decryption));
+  STRATA_ASSIGN_OR_RETURN(const std::string key, out->decryptor->FooterKey());
+  const auto header_bytes = static_cast<int64_t>(*consumed);
+  const int64_t module_offset = offset + header_bytes;
+  ResizableBuffer plaintext(pool);
+  STRATA_ASSIGN_OR_RETURN(const int64_t module_bytes,
+                          out->decryptor->Decrypt(encryption::ModuleType::kFooter, key, 0, 0, 0,
+                                                  {footer + header_bytes, static_cast<size_t>(length - header_bytes)},
+                                                  module_offset, &plaintext));
+  if (module_bytes != length - header_bytes) {
+    return Status::Corrupt("file '{}': the encrypted footer module at offset {} takes {} of the {} bytes left", name,
+                           module_offset, module_bytes, length - header_bytes);
+  }
+  auto decoded = DeserializeFileMetaData(plaintext.data(), static_cast<size_t>(plaintext.size()), &out->metadata,
+                                         options.decode, 0);
+  if (!decoded.ok()) {
+    return decoded.status().WithContext(
+        fmt::format("file '{}': decrypted footer FileMetaData ({} bytes)", name, plaintext.size()));
+  }
+  out->metadata_bytes_decoded = static_cast<int64_t>(*decoded);
+  out->encrypted_footer = true;
+  return Status::OK();
+}
+
+// Column metadata stored as a module under a column key (Encryption.md 5.3) replaces the
+// footer's copy (absent, or stripped of statistics) when that key is available.
+Status DecryptColumnMetadata(const std::string& name, FileFooter* footer, MemoryPool* pool) {
+  const auto& decryptor = *footer->decryptor;
+  ResizableBuffer plaintext(pool);
+  auto& row_groups = footer->metadata.row_groups;
+  for (size_t r = 0; r < row_groups.size(); ++r) {
+    const int64_t row_group_ordinal = row_groups[r].ordinal.value_or(static_cast<int16_t>(r));
+    auto& chunks = row_groups[r].columns;
+    for (size_t c = 0; c < chunks.size(); ++c) {
+      ColumnChunk& chunk = chunks[c];
+      if (!chunk.encrypted_column_metadata || !chunk.crypto_metadata ||
+          chunk.crypto_metadata->kind != ColumnCryptoMetaData::Kind::kColumnKey) {
+        continue;
+      }
+      std::string path;
+      for (const std::string& part : chunk.crypto_metadata->path_in_schema) path += (path.empty() ? "" : ".") + part;
+      auto key = decryptor.ColumnKey(false, chunk.crypto_metadata->key_metadata, path);
+      if (!key.ok()) continue;  // not needed unless the column is read; reading it says so
+      const int64_t column_ordinal =
+          footer->metadata.selected_columns ? (*footer->metadata.selected_columns)[c] : static_cast<int64_t>(c);
+      const std::string& module = *chunk.encrypted_column_metadata;
+      auto decrypted = decryptor.Decrypt(encryption::ModuleType::kColumnMetaData, *key, row_group_ordinal,
+                                         column_ordinal, 0,
+                                         {reinterpret_cast<const uint8_t*>(module.data()), module.size()}, -1,
+                                         &plaintext);
+      if (!decrypted.ok()) return decrypted.status().WithContext(fmt::format("column '{}'", path));
+      CompactReader reader(plaintext.data(), static_cast<size_t>(plaintext.size()));
+      ColumnMetaData decoded;
+      Status st = Decode(reader, &decoded);
+      if (!st.ok()) {
+        return st.WithContext(fmt::format("file '{}': decrypted metadata of column '{}' (row group {})", name, path, r));
+      }
+      chunk.meta_data = std::move(decoded);
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace
@@ -121,16 +210,33 @@ Result<FileFooter> ReadFooter(RandomAccessSource& source, MemoryPool* pool, cons
     metadata = whole->data();
   }
 
-  if (encrypted) return EncryptedFooterError(name, metadata, metadata_length, footer.metadata_offset);
-
-  auto decoded = DeserializeFileMetaData(metadata, static_cast<size_t>(metadata_length), &footer.metadata,
-                                         options.decode, footer.metadata_offset);
-  if (!decoded.ok()) {
-    return decoded.status().WithContext(fmt::format("file '{}': footer FileMetaData ({} bytes at offset {})", name,
-                                                    metadata_length, footer.metadata_offset));
+  if (encrypted) {
+    STRATA_RETURN_NOT_OK(DecryptFooter(name, metadata, metadata_length, footer.metadata_offset, options, pool, &footer));
+  } else {
+    auto decoded = DeserializeFileMetaData(metadata, static_cast<size_t>(metadata_length), &footer.metadata,
+                                           options.decode, footer.metadata_offset);
+    if (!decoded.ok()) {
+      return decoded.status().WithContext(fmt::format("file '{}': footer FileMetaData ({} bytes at offset {})", name,
+                                                      metadata_length, footer.metadata_offset));
+    }
+    footer.metadata_bytes_decoded = static_cast<int64_t>(*decoded);
+    // A signed plaintext footer (Encryption.md 5.5): verified when the footer key is known.
+    if (footer.metadata.encryption_algorithm && options.decryption) {
+      STRATA_ASSIGN_OR_RETURN(footer.decryptor,
+                              MakeDecryptor(name, *footer.metadata.encryption_algorithm,
+                                            footer.metadata.footer_signing_key_metadata, *options.decryption));
+      if (options.decryption->verify_plaintext_footer && footer.decryptor->has_footer_key()) {
+        const auto decoded_bytes = static_cast<size_t>(*decoded);
+        STRATA_RETURN_NOT_OK(footer.decryptor->VerifyFooterSignature(
+            {metadata, decoded_bytes},
+            {metadata + decoded_bytes, static_cast<size_t>(metadata_length) - decoded_bytes}, footer.metadata_offset,
+            pool));
+      }
+    }
   }
-  footer.metadata_bytes_decoded = static_cast<int64_t>(*decoded);
+  if (footer.decryptor) STRATA_RETURN_NOT_OK(DecryptColumnMetadata(name, &footer, pool));
   return footer;
+
 }
 
 }  // namespace strata::parquet

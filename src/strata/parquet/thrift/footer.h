@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "strata/io/random_access_source.h"
+#include "strata/parquet/encryption/file_decryptor.h"
 #include "strata/memory/memory_pool.h"
 #include "strata/parquet/thrift/parquet_types.h"
 #include "strata/util/result.h"
@@ -32,6 +33,10 @@ struct FooterReadOptions {
   // to also check it on larger files, at the cost of one more 4-byte read.
   bool verify_leading_magic = false;
   FileMetaDataDecodeOptions decode;
+  // Keys for files written with modular encryption (an encrypted "PARE" footer, a signed
+  // plaintext footer, encrypted columns). Unset: an encrypted footer is refused, saying a key
+  // is needed; plaintext columns of a plaintext-footer file still read.
+  std::shared_ptr<const FileDecryptionOptions> decryption;
 
   Status Validate() const;
 };
@@ -51,12 +56,20 @@ struct FileFooter {
 
   // Encrypted file with a plaintext footer: the footer is readable, the columns may not be.
   bool has_encryption_info() const { return metadata.encryption_algorithm.has_value(); }
+  // The footer was encrypted ("PARE") and has been decrypted.
+  bool encrypted_footer = false;
+  // Set for encrypted files read with FooterReadOptions::decryption: page readers decrypt
+  // their column's modules with it. Column metadata encrypted with a column key the options
+  // give (or the retriever finds) is decrypted into ColumnChunk::meta_data; other encrypted
+  // columns keep what the footer holds and fail when read, naming the key they need.
+  std::shared_ptr<const encryption::FileDecryptor> decryptor;
 };
 
 // Reads and decodes the footer of `source`. Temporary buffers come from `pool` and are released
 // before returning; the FileMetaData owns its strings. Errors name the source, the offsets and
-// what was wrong: Corrupt for malformed files, NotImplemented for encrypted footers ("PARE"),
-// IOError from the source, LimitExceeded past max_footer_bytes.
+// what was wrong: Corrupt for malformed files (and for modules or signatures that do not
+// authenticate), Invalid for an encrypted footer without its key, IOError from the source,
+// LimitExceeded past max_footer_bytes.
 Result<FileFooter> ReadFooter(RandomAccessSource& source, MemoryPool* pool, const FooterReadOptions& options = {});
 
 }  // namespace strata::parquet

@@ -217,8 +217,10 @@ TEST(FooterTest, EveryCorpusFileYieldsMetadataOrAClearError) {
       const Status& st = footer.status();
       EXPECT_NE(st.message().find(path), std::string::npos) << st.ToString();
       if (encrypted_name) {
-        EXPECT_TRUE(st.IsNotImplemented()) << st.ToString();
+        // Without keys: an encrypted footer asks for its key.
+        EXPECT_EQ(st.code(), StatusCode::kInvalid) << st.ToString();
         EXPECT_NE(st.message().find("PARE"), std::string::npos) << st.ToString();
+        EXPECT_NE(st.message().find("give the footer key"), std::string::npos) << st.ToString();
         ++encrypted_footers;
       } else {
         EXPECT_TRUE(st.IsCorrupt()) << st.ToString();
@@ -364,15 +366,26 @@ TEST(FooterTest, ClearErrorsForBrokenFiles) {
   EXPECT_TRUE(ReadFooter(*SourceOf(long_footer, "y.parquet"), pool.get(), bad_options).status().IsInvalid());
 }
 
-TEST(FooterTest, EncryptedFooterIsReportedAsNotImplemented) {
+TEST(FooterTest, EncryptedFooterWithoutAKeyAsksForIt) {
   STRATA_REQUIRE_PARQUET_TESTING();
   auto pool = MakeSystemMemoryPool();
   const std::string path = testing::ParquetTestingFile("data/encrypt_columns_and_footer.parquet.encrypted");
   auto footer = ReadFooterOfFile(path, pool.get());
-  ASSERT_TRUE(footer.status().IsNotImplemented()) << footer.status().ToString();
+  ASSERT_EQ(footer.status().code(), StatusCode::kInvalid) << footer.status().ToString();
   EXPECT_NE(footer.status().message().find("encrypted footer (PARE"), std::string::npos);
   EXPECT_NE(footer.status().message().find("AES_GCM_V1"), std::string::npos) << footer.status().ToString();
-  EXPECT_NE(footer.status().message().find("decryption is not supported yet"), std::string::npos);
+  EXPECT_NE(footer.status().message().find("give the footer key (--footer-key)"), std::string::npos);
+
+  // With the key, the footer decrypts (and no byte is left on the pool).
+  FooterReadOptions with_key;
+  auto keys = std::make_shared<FileDecryptionOptions>();
+  keys->footer_key = "0123456789012345";
+  with_key.decryption = keys;
+  auto decrypted = ReadFooterOfFile(path, pool.get(), with_key);
+  ASSERT_TRUE(decrypted.ok()) << decrypted.status().ToString();
+  EXPECT_TRUE(decrypted->encrypted_footer);
+  EXPECT_EQ(decrypted->metadata.num_rows, 50);
+  EXPECT_EQ(pool->bytes_in_use(), 0);
 
   auto plaintext = ReadFooterOfFile(testing::ParquetTestingFile("data/encrypt_columns_plaintext_footer.parquet.encrypted"),
                                     pool.get());

@@ -1,0 +1,69 @@
+// The decryption state of one encrypted file: its algorithm, its AAD, the footer key, and how
+// each column's key is found. Shared (read-only) by the footer reader and every page reader.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "strata/memory/buffer.h"
+#include "strata/parquet/encryption/aes_cipher.h"
+#include "strata/parquet/encryption/decryption_options.h"
+#include "strata/parquet/encryption/module_aad.h"
+
+namespace strata::parquet::encryption {
+
+// A file's EncryptionAlgorithm as stored (FileCryptoMetaData for an encrypted footer,
+// FileMetaData for a plaintext one), with the footer key's metadata. The Thrift layer fills it.
+struct EncryptionParameters {
+  std::string algorithm_name;  // "AES_GCM_V1", "AES_GCM_CTR_V1"
+  bool ctr_pages = false;      // AES_GCM_CTR_V1
+  std::optional<std::string> aad_prefix;
+  std::optional<std::string> aad_file_unique;
+  bool supply_aad_prefix = false;
+  std::optional<std::string> footer_key_metadata;
+};
+
+class FileDecryptor {
+ public:
+  static Result<std::shared_ptr<const FileDecryptor>> Make(const EncryptionParameters& parameters,
+                                                           const FileDecryptionOptions& options,
+                                                           std::string file_name);
+
+  const std::string& algorithm_name() const { return algorithm_name_; }
+  // Pages use CTR under AES_GCM_CTR_V1; every other module is GCM.
+  CipherMode page_mode() const { return page_mode_; }
+  bool has_footer_key() const { return !footer_key_.empty(); }
+  // The footer key, or Invalid saying how to give it.
+  Result<std::string> FooterKey() const;
+  // The key of a column chunk: the footer key, or the column's own (given by path, or found
+  // by the retriever from `key_metadata`); Invalid naming the column when there is none.
+  Result<std::string> ColumnKey(bool with_footer_key, const std::optional<std::string>& key_metadata,
+                                std::string_view column_path) const;
+
+  // Decrypts the module at the start of `module` (type, ordinals as Encryption.md 4.4) into
+  // `out`; returns the module's size. Errors name the file, the module and its offset (-1:
+  // inside the footer, no offset of its own).
+  Result<int64_t> Decrypt(ModuleType type, std::string_view key, int64_t row_group, int64_t column, int64_t page,
+                          std::span<const uint8_t> module, int64_t file_offset, ResizableBuffer* out) const;
+
+  // Verifies a plaintext footer: `footer` is the serialized FileMetaData, `signature` the
+  // 28 bytes after it (nonce, GCM tag).
+  Status VerifyFooterSignature(std::span<const uint8_t> footer, std::span<const uint8_t> signature,
+                               int64_t file_offset, MemoryPool* pool) const;
+
+ private:
+  FileDecryptor() = default;
+
+  std::string algorithm_name_;
+  CipherMode page_mode_ = CipherMode::kGcm;
+  std::string file_aad_;  // AAD prefix + aad_file_unique
+  std::string footer_key_;
+  std::map<std::string, std::string> column_keys_;
+  std::function<Result<std::string>(std::string_view)> key_retriever_;
+  std::string file_name_;
+};
+
+}  // namespace strata::parquet::encryption
