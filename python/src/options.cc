@@ -1,0 +1,216 @@
+// The keyword-argument mapping of the module's writers and readers (options.h). The names and
+// defaults are those of `strata convert` (cli/convert_command.cc) and the C API's option
+// strings; the checks are strict: a misspelt option is an error, not ignored.
+#include "options.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "strata/cli/csv_cli_options.h"
+
+namespace strata::python {
+namespace {
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+void CheckKnown(const py::dict& kwargs, std::initializer_list<const char*> known, const char* function) {
+  for (const auto& item : kwargs) {
+    const std::string key = py::str(item.first);
+    bool ok = false;
+    for (const char* k : known) ok = ok || key == k;
+    if (!ok) {
+      std::string names;
+      for (const char* k : known) names += std::string(names.empty() ? "" : ", ") + k;
+      ThrowInvalid(fmt::format("{}: unknown option '{}' (known: {})", function, key, names));
+    }
+  }
+}
+
+py::object Get(const py::dict& kwargs, const char* key) {
+  if (!kwargs.contains(key)) return py::none();
+  return kwargs[key];
+}
+
+int64_t Int(const py::object& value, const char* key, int64_t min, int64_t max) {
+  if (!py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value)) {
+    ThrowInvalid(fmt::format("option '{}': {} is not an integer", key, py::repr(value).cast<std::string>()));
+  }
+  const int64_t v = value.cast<int64_t>();
+  if (v < min || v > max) ThrowInvalid(fmt::format("option '{}': {} is out of range [{}, {}]", key, v, min, max));
+  return v;
+}
+
+bool Bool(const py::object& value, const char* key) {
+  if (!py::isinstance<py::bool_>(value)) {
+    ThrowInvalid(fmt::format("option '{}': {} is not True or False", key, py::repr(value).cast<std::string>()));
+  }
+  return value.cast<bool>();
+}
+
+std::string Str(const py::object& value, const char* key) {
+  if (!py::isinstance<py::str>(value)) {
+    ThrowInvalid(fmt::format("option '{}': {} is not a string", key, py::repr(value).cast<std::string>()));
+  }
+  return value.cast<std::string>();
+}
+
+std::vector<std::string> StrList(const py::object& value, const char* key) {
+  if (py::isinstance<py::str>(value)) return {value.cast<std::string>()};
+  std::vector<std::string> out;
+  if (!py::isinstance<py::list>(value) && !py::isinstance<py::tuple>(value)) {
+    ThrowInvalid(fmt::format("option '{}': {} is not a list of strings", key, py::repr(value).cast<std::string>()));
+  }
+  for (const py::handle item : value) out.push_back(Str(py::reinterpret_borrow<py::object>(item), key));
+  return out;
+}
+
+codec::CompressionCodec ParseCodec(const std::string& name) {
+  const std::string n = Lower(name);
+  if (n == "none" || n == "uncompressed") return codec::CompressionCodec::kUncompressed;
+  if (n == "snappy") return codec::CompressionCodec::kSnappy;
+  if (n == "gzip") return codec::CompressionCodec::kGzip;
+  if (n == "zstd") return codec::CompressionCodec::kZstd;
+  if (n == "lz4") return codec::CompressionCodec::kLz4;
+  if (n == "lz4_raw" || n == "lz4raw") return codec::CompressionCodec::kLz4Raw;
+  if (n == "brotli") return codec::CompressionCodec::kBrotli;
+  ThrowInvalid(fmt::format("option 'codec': unknown codec '{}' (uncompressed, snappy, gzip, zstd, lz4, lz4_raw, brotli)",
+                           name));
+}
+
+parquet::Encoding ParseEncoding(const std::string& name) {
+  const std::string n = Lower(name);
+  if (n == "plain") return parquet::Encoding::kPlain;
+  if (n == "rle") return parquet::Encoding::kRle;
+  if (n == "rle_dictionary" || n == "dictionary") return parquet::Encoding::kRleDictionary;
+  if (n == "delta_binary_packed") return parquet::Encoding::kDeltaBinaryPacked;
+  if (n == "delta_length_byte_array") return parquet::Encoding::kDeltaLengthByteArray;
+  if (n == "delta_byte_array") return parquet::Encoding::kDeltaByteArray;
+  if (n == "byte_stream_split") return parquet::Encoding::kByteStreamSplit;
+  ThrowInvalid(fmt::format(
+      "option 'encoding': unknown encoding '{}' (PLAIN, RLE, RLE_DICTIONARY, DELTA_BINARY_PACKED, "
+      "DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT)",
+      name));
+}
+
+constexpr int64_t kMaxCount = int64_t{1} << 50;
+constexpr int64_t kMaxThreads = 1 << 16;
+
+char CharOption(const py::object& value, const char* key, bool allow_none) {
+  return ValueOrThrow(cli::ParseCharOption(key, Str(value, key), allow_none));
+}
+
+}  // namespace
+
+parquet::WriterOptions ParquetWriterOptionsFromKwargs(const py::dict& kwargs) {
+  CheckKnown(kwargs,
+             {"codec", "level", "row_group_rows", "row_group_bytes", "page_bytes", "page_rows", "page_version",
+              "dictionary", "encoding", "bloom_filter", "statistics", "threads"},
+             "write_parquet");
+  parquet::WriterOptions options;
+  py::object v;
+  if (!(v = Get(kwargs, "codec")).is_none()) options.columns.codec = ParseCodec(Str(v, "codec"));
+  if (!(v = Get(kwargs, "level")).is_none()) options.columns.compression_level = static_cast<int>(Int(v, "level", -(1 << 20), 1 << 20));
+  if (!(v = Get(kwargs, "row_group_rows")).is_none()) options.file.max_row_group_rows = Int(v, "row_group_rows", 1, kMaxCount);
+  if (!(v = Get(kwargs, "row_group_bytes")).is_none()) options.file.max_row_group_bytes = Int(v, "row_group_bytes", 1, kMaxCount);
+  if (!(v = Get(kwargs, "page_bytes")).is_none()) options.file.data_page_bytes = Int(v, "page_bytes", 1, kMaxCount);
+  if (!(v = Get(kwargs, "page_rows")).is_none()) options.file.data_page_rows = Int(v, "page_rows", 1, kMaxCount);
+  if (!(v = Get(kwargs, "page_version")).is_none()) {
+    options.file.page_version = Int(v, "page_version", 1, 2) == 2 ? parquet::DataPageVersion::kV2 : parquet::DataPageVersion::kV1;
+  }
+  if (!(v = Get(kwargs, "dictionary")).is_none()) options.columns.dictionary = Bool(v, "dictionary");
+  if (!(v = Get(kwargs, "statistics")).is_none()) options.columns.statistics = Bool(v, "statistics");
+  if (!(v = Get(kwargs, "threads")).is_none()) options.file.threads = static_cast<int>(Int(v, "threads", 0, kMaxThreads));
+  // Per-column settings start from the defaults chosen above (as convert's --encoding col=...).
+  auto column = [&](const std::string& path) -> parquet::ColumnWriteOptions& {
+    auto [it, inserted] = options.column_overrides.try_emplace(path, options.columns);
+    return it->second;
+  };
+  if (!(v = Get(kwargs, "encoding")).is_none()) {
+    if (py::isinstance<py::str>(v)) {
+      options.columns.encoding = ParseEncoding(v.cast<std::string>());
+      if (options.columns.encoding != parquet::Encoding::kRleDictionary) options.columns.dictionary = false;
+    } else if (py::isinstance<py::dict>(v)) {
+      for (const auto& item : v.cast<py::dict>()) {
+        const std::string name = Str(py::reinterpret_borrow<py::object>(item.first), "encoding");
+        if (name.empty()) ThrowInvalid("option 'encoding': a column name is empty");
+        parquet::ColumnWriteOptions& o = column(name);
+        o.encoding = ParseEncoding(Str(py::reinterpret_borrow<py::object>(item.second), "encoding"));
+        if (o.encoding != parquet::Encoding::kRleDictionary) o.dictionary = false;
+      }
+    } else {
+      ThrowInvalid(fmt::format("option 'encoding': {} is not a string or a dict of column to encoding",
+                               py::repr(v).cast<std::string>()));
+    }
+  }
+  if (!(v = Get(kwargs, "bloom_filter")).is_none()) {
+    for (const std::string& path : StrList(v, "bloom_filter")) column(path).bloom_filter = true;
+  }
+  CheckStatus(options.Validate());
+  return options;
+}
+
+csv::CsvReadOptions CsvReadOptionsFromKwargs(const py::dict& kwargs, std::string* schema_text) {
+  CheckKnown(kwargs,
+             {"delimiter", "header", "null", "all_strings", "schema", "columns", "skip_rows", "quote", "escape",
+              "comment", "ragged", "infer_whole_file", "sample_bytes", "batch_rows", "threads"},
+             "read_csv");
+  csv::CsvReadOptions out;
+  py::object v;
+  if (!(v = Get(kwargs, "delimiter")).is_none()) out.parse.delimiter = CharOption(v, "delimiter", false);
+  if (!(v = Get(kwargs, "header")).is_none()) out.parse.header = Bool(v, "header");
+  if (!(v = Get(kwargs, "null")).is_none()) out.convert.null_values = StrList(v, "null");
+  if (!(v = Get(kwargs, "all_strings")).is_none()) out.convert.all_strings = Bool(v, "all_strings");
+  if (!(v = Get(kwargs, "columns")).is_none()) out.convert.include_columns = StrList(v, "columns");
+  if (!(v = Get(kwargs, "skip_rows")).is_none()) out.parse.skip_rows = Int(v, "skip_rows", 0, kMaxCount);
+  if (!(v = Get(kwargs, "quote")).is_none()) out.parse.quote = CharOption(v, "quote", true);
+  if (!(v = Get(kwargs, "escape")).is_none()) out.parse.escape = CharOption(v, "escape", true);
+  if (!(v = Get(kwargs, "comment")).is_none()) out.parse.comment = CharOption(v, "comment", true);
+  if (!(v = Get(kwargs, "ragged")).is_none()) {
+    const std::string r = Str(v, "ragged");
+    if (r == "error") out.parse.ragged_rows = csv::RaggedRows::kError;
+    else if (r == "fill") out.parse.ragged_rows = csv::RaggedRows::kFill;
+    else if (r == "skip") out.parse.ragged_rows = csv::RaggedRows::kSkip;
+    else ThrowInvalid(fmt::format("option 'ragged': '{}' is not error, fill or skip", r));
+  }
+  if (!(v = Get(kwargs, "infer_whole_file")).is_none()) out.read.infer_whole_file = Bool(v, "infer_whole_file");
+  if (!(v = Get(kwargs, "sample_bytes")).is_none()) out.read.sample_bytes = Int(v, "sample_bytes", 1, kMaxCount);
+  if (!(v = Get(kwargs, "batch_rows")).is_none()) out.read.batch_rows = Int(v, "batch_rows", 1, kMaxCount);
+  if (!(v = Get(kwargs, "threads")).is_none()) out.read.threads = static_cast<int>(Int(v, "threads", 0, kMaxThreads));
+  if (!(v = Get(kwargs, "schema")).is_none()) {
+    if (py::isinstance<py::str>(v)) {
+      *schema_text = v.cast<std::string>();
+    } else if (py::isinstance<py::dict>(v)) {
+      // {column: type name}: per-column types by name.
+      for (const auto& item : v.cast<py::dict>()) {
+        const std::string name = Str(py::reinterpret_borrow<py::object>(item.first), "schema");
+        const std::string type_name = Str(py::reinterpret_borrow<py::object>(item.second), "schema");
+        Result<TypePtr> type = cli::ParseTypeName(type_name);
+        if (!type.ok()) ThrowInvalid(fmt::format("option 'schema': column '{}': {}", name, type.status().message()));
+        out.convert.column_types.emplace_back(name, *type);
+      }
+    } else {
+      ThrowInvalid(fmt::format("option 'schema': {} is not a dict of column to type name or a 'name:type,...' string",
+                               py::repr(v).cast<std::string>()));
+    }
+  }
+  CheckStatus(out.Validate());
+  return out;
+}
+
+csv::WriteOptions CsvWriteOptionsFromKwargs(const py::dict& kwargs) {
+  CheckKnown(kwargs, {"delimiter", "header", "null", "quote", "line_ending"}, "write_csv");
+  csv::WriteOptions out;
+  py::object v;
+  if (!(v = Get(kwargs, "delimiter")).is_none()) out.delimiter = CharOption(v, "delimiter", false);
+  if (!(v = Get(kwargs, "header")).is_none()) out.header = Bool(v, "header");
+  if (!(v = Get(kwargs, "null")).is_none()) out.null_value = Str(v, "null");
+  if (!(v = Get(kwargs, "quote")).is_none()) out.quote = CharOption(v, "quote", false);
+  if (!(v = Get(kwargs, "line_ending")).is_none()) out.line_ending = Str(v, "line_ending");
+  CheckStatus(out.Validate());
+  return out;
+}
+
+}  // namespace strata::python

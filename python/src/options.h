@@ -1,0 +1,25 @@
+// Keyword arguments of strata.write_parquet, write_csv and read_csv as strata's option
+// structs. Unknown keywords and bad values are ValueError (strata.InvalidInput) naming them.
+#pragma once
+
+#include "strata/csv/reader.h"
+#include "strata/csv/write_options.h"
+#include "strata/parquet/writer_options.h"
+#include "strata_py.h"
+
+namespace strata::python {
+
+// codec, level, row_group_rows, row_group_bytes, page_bytes, page_rows, page_version (1|2),
+// dictionary (bool), encoding (str, or {column: str}), bloom_filter ([columns]), statistics
+// (bool), threads: the options of `strata convert`, with its defaults.
+parquet::WriterOptions ParquetWriterOptionsFromKwargs(const py::dict& kwargs);
+
+// delimiter, header (True|False|None = detect), null ([spellings]), all_strings, schema
+// ({column: type name} or "name:type,..."), columns ([names]), skip_rows, quote, escape, comment,
+// ragged ("error"|"fill"|"skip"), infer_whole_file, sample_bytes, batch_rows, threads.
+// `header_names` is consulted for a "name:type" schema (see ApplySchema in csv.cc).
+csv::CsvReadOptions CsvReadOptionsFromKwargs(const py::dict& kwargs, std::string* schema_text);
+// delimiter, header (bool), null (str), quote, line_ending.
+csv::WriteOptions CsvWriteOptionsFromKwargs(const py::dict& kwargs);
+
+}  // namespace strata::python

@@ -1,0 +1,311 @@
+// strata.ParquetFile's C++ side (_strata.ParquetReader): a FileReader, the file's metadata as a
+// dict, whole reads into strata tables, and streaming batches. Types the Parquet schema cannot
+// express are restored from the writer's ARROW:schema (restore.h).
+#include <algorithm>
+
+#include "options.h"
+#include "restore.h"
+#include "statistics.h"
+#include "strata/array/array_builder.h"
+#include "strata/parquet/encoding/encoding.h"
+#include "strata/parquet/file_reader.h"
+#include "strata/parquet/file_writer.h"
+#include "strata_py.h"
+
+namespace strata::python {
+namespace {
+
+Result<Array> EmptyArray(const TypePtr& type) {
+  if (type->id() == TypeId::kDictionary) {
+    STRATA_ASSIGN_OR_RETURN(auto indices, MakeBuilder(type->index_type(), Pool()));
+    STRATA_ASSIGN_OR_RETURN(ArrayDataPtr data, indices->Finish());
+    STRATA_ASSIGN_OR_RETURN(Array values, EmptyArray(type->value_type()));
+    data->type = type;
+    data->dictionary = values.data();
+    return Array(data);
+  }
+  STRATA_ASSIGN_OR_RETURN(auto builder, MakeBuilder(type, Pool()));
+  STRATA_ASSIGN_OR_RETURN(ArrayDataPtr data, builder->Finish());
+  return Array(data);
+}
+
+// Streams a file's batches (BatchReader): one batch in memory at a time.
+class BatchIterator {
+ public:
+  BatchIterator(std::shared_ptr<parquet::FileReader> file, std::unique_ptr<parquet::BatchReader> batches,
+                std::vector<FieldRestore> restore, SchemaPtr schema)
+      : file_(std::move(file)), batches_(std::move(batches)), restore_(std::move(restore)), schema_(std::move(schema)) {}
+
+  PyTable Next() {
+    if (!batches_) throw py::stop_iteration();
+    Result<std::shared_ptr<RecordBatch>> next = WithoutGil([&] { return batches_->Next(); });
+    std::shared_ptr<RecordBatch> batch = ValueOrThrow(std::move(next));
+    if (batch == nullptr) {
+      batches_.reset();
+      throw py::stop_iteration();
+    }
+    std::vector<std::shared_ptr<ChunkedArray>> columns;
+    for (int i = 0; i < batch->num_columns(); ++i) {
+      auto column = std::make_shared<ChunkedArray>(batch->column(i).type(), std::vector<Array>{batch->column(i)});
+      columns.push_back(ValueOrThrow(RestoreColumn(column, restore_[static_cast<size_t>(i)])));
+    }
+    return PyTable(std::make_shared<Table>(schema_, std::move(columns), batch->num_rows()));
+  }
+
+ private:
+  std::shared_ptr<parquet::FileReader> file_;  // the batch reader points into it
+  std::unique_ptr<parquet::BatchReader> batches_;
+  std::vector<FieldRestore> restore_;
+  SchemaPtr schema_;
+};
+
+class ParquetReader {
+ public:
+  explicit ParquetReader(const std::string& path) : path_(path) {
+    Result<std::unique_ptr<parquet::FileReader>> opened = WithoutGil([&] { return parquet::FileReader::OpenFile(path, Pool()); });
+    file_ = ValueOrThrow(std::move(opened));
+    restore_ = PlanRestore(*file_);
+    std::vector<FieldPtr> fields;
+    const Schema& schema = *file_->schema();
+    for (int i = 0; i < schema.num_fields(); ++i) {
+      const FieldRestore& r = restore_[static_cast<size_t>(i)];
+      FieldPtr field = schema.field(i);
+      if (r.retype) field = field->WithType(r.retype);
+      fields.push_back(field);
+    }
+    schema_ = std::make_shared<Schema>(std::move(fields), schema.metadata());
+  }
+
+  const parquet::FileReader& file() const {
+    if (!file_) ThrowInvalid(fmt::format("ParquetFile '{}' is closed", path_));
+    return *file_;
+  }
+  void Close() { file_.reset(); }
+
+  py::list Names() const {
+    py::list out;
+    for (const FieldPtr& f : schema_->fields()) out.append(f->name());
+    return out;
+  }
+  py::list Types() const {
+    py::list out;
+    for (const FieldPtr& f : schema_->fields()) out.append(f->type()->ToString());
+    return out;
+  }
+  int64_t num_rows() const { return file().num_rows(); }
+  int num_row_groups() const { return file().num_row_groups(); }
+
+  py::dict Metadata() const;
+
+  PyTable Read(const std::optional<std::vector<std::string>>& columns, const std::optional<std::vector<int>>& row_groups,
+               const std::optional<int>& threads) const {
+    const parquet::FileReader& f = file();
+    parquet::BatchReadOptions options = Options(columns, threads);
+    std::vector<int> fields = options.columns;
+    if (fields.empty()) {
+      for (int i = 0; i < schema_->num_fields(); ++i) fields.push_back(i);
+    }
+    std::vector<FieldPtr> selected;
+    for (int i : fields) selected.push_back(schema_->field(i));
+    auto schema = std::make_shared<Schema>(selected, schema_->metadata());
+    if (row_groups && row_groups->empty()) {
+      // No row group: the empty table of the same schema (Dask's meta).
+      std::vector<std::shared_ptr<ChunkedArray>> empty;
+      for (const FieldPtr& field : selected) {
+        Array array = ValueOrThrow(EmptyArray(field->type()));
+        empty.push_back(std::make_shared<ChunkedArray>(field->type(), std::vector<Array>{array}));
+      }
+      return PyTable(std::make_shared<Table>(schema, std::move(empty), 0));
+    }
+    if (row_groups) {
+      for (int g : *row_groups) {
+        if (g < 0 || g >= f.num_row_groups()) {
+          ThrowInvalid(fmt::format("'{}' has {} row groups: there is no row group {}", path_, f.num_row_groups(), g));
+        }
+      }
+      options.row_groups = *row_groups;
+    }
+    if (columns && columns->empty()) {
+      // No column (len() of a Dask frame): the row count alone, from the footer.
+      int64_t rows = 0;
+      if (row_groups) {
+        for (int g : *row_groups) rows += f.metadata().row_groups[static_cast<size_t>(g)].num_rows;
+      } else {
+        rows = f.num_rows();
+      }
+      return PyTable(std::make_shared<Table>(schema, std::vector<std::shared_ptr<ChunkedArray>>{}, rows));
+    }
+    // Batches as large as a row group: a whole read then has one chunk per row group, and a
+    // file of one row group converts to pandas without copies.
+    int64_t largest = 1;
+    for (const auto& rg : f.metadata().row_groups) largest = std::max(largest, rg.num_rows);
+    options.batch_rows = largest;
+    // A reference of its own: close() from another thread must not free the reader mid-read.
+    std::shared_ptr<parquet::FileReader> reader = file_;
+    Result<std::shared_ptr<Table>> read = WithoutGil([&] { return reader->ReadTable(options); });
+    std::shared_ptr<Table> table = ValueOrThrow(std::move(read));
+    std::vector<std::shared_ptr<ChunkedArray>> out;
+    for (size_t k = 0; k < fields.size(); ++k) {
+      const FieldRestore& r = restore_[static_cast<size_t>(fields[k])];
+      out.push_back(ValueOrThrow(RestoreColumn(table->column(static_cast<int>(k)), r)));
+    }
+    return PyTable(std::make_shared<Table>(schema, std::move(out), table->num_rows()));
+  }
+
+  BatchIterator Batches(int64_t batch_rows, const std::optional<std::vector<std::string>>& columns,
+                        const std::optional<int>& threads) const {
+    parquet::BatchReadOptions options = Options(columns, threads);
+    if (batch_rows < 1) ThrowInvalid(fmt::format("batch_rows must be at least 1, not {}", batch_rows));
+    options.batch_rows = batch_rows;
+    std::vector<int> fields = options.columns;
+    if (fields.empty()) {
+      for (int i = 0; i < schema_->num_fields(); ++i) fields.push_back(i);
+    }
+    std::vector<FieldPtr> selected;
+    std::vector<FieldRestore> restore;
+    for (int i : fields) {
+      selected.push_back(schema_->field(i));
+      restore.push_back(restore_[static_cast<size_t>(i)]);
+    }
+    file();  // raises when closed
+    std::shared_ptr<parquet::FileReader> reader = file_;  // the batches keep the reader alive
+    Result<std::unique_ptr<parquet::BatchReader>> opened = WithoutGil([&] { return reader->ReadBatches(options); });
+    return BatchIterator(reader, ValueOrThrow(std::move(opened)), std::move(restore),
+                         std::make_shared<Schema>(selected, schema_->metadata()));
+  }
+
+ private:
+  parquet::BatchReadOptions Options(const std::optional<std::vector<std::string>>& columns,
+                                    const std::optional<int>& threads) const {
+    parquet::BatchReadOptions options;
+    if (threads) {
+      if (*threads < 0) ThrowInvalid(fmt::format("threads must be 0 (every core) or more, not {}", *threads));
+      options.threads = *threads;
+    }
+    if (columns) {
+      for (const std::string& name : *columns) {
+        const int index = schema_->GetFieldIndex(name);
+        if (index < 0) ThrowInvalid(fmt::format("'{}' has no column '{}'", path_, name));
+        options.columns.push_back(index);
+      }
+    }
+    std::vector<int> all;
+    const std::vector<int>& fields = options.columns.empty() ? all : options.columns;
+    if (options.columns.empty()) {
+      for (int i = 0; i < schema_->num_fields(); ++i) all.push_back(i);
+    }
+    for (int i : fields) {
+      if (restore_[static_cast<size_t>(i)].read_dictionary) {
+        options.read_dictionary = true;
+        options.dictionary_fields.push_back(schema_->field(i)->name());
+      }
+    }
+    return options;
+  }
+
+  std::string path_;
+  std::shared_ptr<parquet::FileReader> file_;
+  std::vector<FieldRestore> restore_;
+  SchemaPtr schema_;
+};
+
+std::string EncodingText(parquet::Encoding e) {
+  std::string_view name = parquet::EncodingName(e);
+  return name.empty() ? fmt::format("UNKNOWN({})", static_cast<int>(e)) : std::string(name);
+}
+
+py::dict ParquetReader::Metadata() const {
+  const parquet::FileReader& f = file();
+  const parquet::FileMetaData& md = f.metadata();
+  const parquet::SchemaDescriptor& descriptor = f.descriptor();
+  py::dict out;
+  out["num_rows"] = f.num_rows();
+  out["num_row_groups"] = f.num_row_groups();
+  out["created_by"] = md.created_by ? py::object(py::str(*md.created_by)) : py::none();
+  py::dict kv;
+  if (md.key_value_metadata) {
+    for (const auto& pair : *md.key_value_metadata) kv[py::str(pair.key)] = py::str(pair.value.value_or(""));
+  }
+  out["key_value_metadata"] = kv;
+  out["columns"] = Names();
+  // The type each leaf's statistics decode to: the leaf's own, or the restored top-level type.
+  std::vector<TypePtr> leaf_types;
+  for (const parquet::ColumnDescriptor& column : descriptor.columns()) leaf_types.push_back(column.type);
+  for (int field = 0; field < descriptor.num_fields(); ++field) {
+    const TypePtr& type = schema_->field(field)->type();
+    if (is_nested(type->id())) continue;
+    leaf_types[static_cast<size_t>(descriptor.field_first_column(field))] = type;
+  }
+  py::list row_groups;
+  for (const parquet::RowGroup& rg : md.row_groups) {
+    py::dict group;
+    group["num_rows"] = rg.num_rows;
+    group["total_byte_size"] = rg.total_byte_size;
+    py::dict columns;
+    for (size_t c = 0; c < rg.columns.size() && c < descriptor.columns().size(); ++c) {
+      const parquet::ColumnDescriptor& column = descriptor.column(static_cast<int>(c));
+      const parquet::ColumnChunk& chunk = rg.columns[c];
+      py::dict info;
+      if (chunk.meta_data) {
+        const parquet::ColumnMetaData& m = *chunk.meta_data;
+        info["physical_type"] = std::string(parquet::PhysicalTypeName(m.type));
+        info["codec"] = std::string(parquet::CompressionCodecName(m.codec));
+        py::list encodings;
+        for (parquet::Encoding e : m.encodings) encodings.append(EncodingText(e));
+        info["encodings"] = encodings;
+        info["compressed_size"] = m.total_compressed_size;
+        info["uncompressed_size"] = m.total_uncompressed_size;
+        info["statistics"] = StatisticsToPython(m, column, leaf_types[c]);
+      } else {
+        info["physical_type"] = std::string(parquet::PhysicalTypeName(column.physical_type));
+        info["codec"] = py::none();
+        info["encodings"] = py::list();
+        info["compressed_size"] = py::none();
+        info["uncompressed_size"] = py::none();
+        info["statistics"] = py::none();
+      }
+      columns[py::str(column.dotted_path)] = info;
+    }
+    group["columns"] = columns;
+    row_groups.append(group);
+  }
+  out["row_groups"] = row_groups;
+  return out;
+}
+
+void WriteParquet(const PyTable& table, const std::string& path, const py::dict& kwargs) {
+  const parquet::WriterOptions options = ParquetWriterOptionsFromKwargs(kwargs);
+  const Status status = WithoutGil([&]() -> Status {
+    const std::shared_ptr<Table>& t = table.table();
+    STRATA_ASSIGN_OR_RETURN(auto writer,
+                            parquet::FileWriter::Open(path, std::make_shared<Schema>(*t->schema()), Pool(), options));
+    STRATA_RETURN_NOT_OK(writer->WriteTable(*t));
+    return writer->Close();  // on an error above, the writer's destructor discards the output
+  });
+  CheckStatus(status);
+}
+
+}  // namespace
+
+void RegisterParquet(py::module_& m) {
+  m.def("_write_parquet", &WriteParquet, py::arg("table"), py::arg("path"), py::arg("options"));
+  m.def("_check_writer_options", [](const py::dict& kwargs) { ParquetWriterOptionsFromKwargs(kwargs); },
+        py::arg("options"));
+  py::class_<BatchIterator>(m, "_BatchIterator")
+      .def("__iter__", [](py::object self) { return self; })
+      .def("__next__", &BatchIterator::Next);
+  py::class_<ParquetReader>(m, "ParquetReader")
+      .def(py::init<const std::string&>(), py::arg("path"))
+      .def_property_readonly("names", &ParquetReader::Names)
+      .def_property_readonly("types", &ParquetReader::Types)
+      .def_property_readonly("num_rows", &ParquetReader::num_rows)
+      .def_property_readonly("num_row_groups", &ParquetReader::num_row_groups)
+      .def("metadata", &ParquetReader::Metadata)
+      .def("read", &ParquetReader::Read, py::arg("columns") = py::none(), py::arg("row_groups") = py::none(),
+           py::arg("threads") = py::none())
+      .def("batches", &ParquetReader::Batches, py::arg("batch_rows"), py::arg("columns") = py::none(),
+           py::arg("threads") = py::none())
+      .def("close", &ParquetReader::Close);
+}
+
+}  // namespace strata::python
