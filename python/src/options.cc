@@ -3,18 +3,12 @@
 // strings; the checks are strict: a misspelt option is an error, not ignored.
 #include "options.h"
 
-#include <algorithm>
-#include <cctype>
-
 #include "strata/cli/csv_cli_options.h"
+#include "strata/codec/codec_names.h"
+#include "strata/parquet/encoding/encoding_names.h"
 
 namespace strata::python {
 namespace {
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
 
 void CheckKnown(const py::dict& kwargs, std::initializer_list<const char*> known, const char* function) {
   for (const auto& item : kwargs) {
@@ -67,32 +61,17 @@ std::vector<std::string> StrList(const py::object& value, const char* key) {
   return out;
 }
 
+// The shared parsers (codec/codec_names.h, parquet/encoding/encoding_names.h), as ValueErrors.
 codec::CompressionCodec ParseCodec(const std::string& name) {
-  const std::string n = Lower(name);
-  if (n == "none" || n == "uncompressed") return codec::CompressionCodec::kUncompressed;
-  if (n == "snappy") return codec::CompressionCodec::kSnappy;
-  if (n == "gzip") return codec::CompressionCodec::kGzip;
-  if (n == "zstd") return codec::CompressionCodec::kZstd;
-  if (n == "lz4") return codec::CompressionCodec::kLz4;
-  if (n == "lz4_raw" || n == "lz4raw") return codec::CompressionCodec::kLz4Raw;
-  if (n == "brotli") return codec::CompressionCodec::kBrotli;
-  ThrowInvalid(fmt::format("option 'codec': unknown codec '{}' (uncompressed, snappy, gzip, zstd, lz4, lz4_raw, brotli)",
-                           name));
+  auto codec = codec::CodecFromName(name);
+  if (!codec.ok()) ThrowInvalid(codec.status().WithContext("option 'codec'").message());
+  return *codec;
 }
 
 parquet::Encoding ParseEncoding(const std::string& name) {
-  const std::string n = Lower(name);
-  if (n == "plain") return parquet::Encoding::kPlain;
-  if (n == "rle") return parquet::Encoding::kRle;
-  if (n == "rle_dictionary" || n == "dictionary") return parquet::Encoding::kRleDictionary;
-  if (n == "delta_binary_packed") return parquet::Encoding::kDeltaBinaryPacked;
-  if (n == "delta_length_byte_array") return parquet::Encoding::kDeltaLengthByteArray;
-  if (n == "delta_byte_array") return parquet::Encoding::kDeltaByteArray;
-  if (n == "byte_stream_split") return parquet::Encoding::kByteStreamSplit;
-  ThrowInvalid(fmt::format(
-      "option 'encoding': unknown encoding '{}' (PLAIN, RLE, RLE_DICTIONARY, DELTA_BINARY_PACKED, "
-      "DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT)",
-      name));
+  auto encoding = parquet::EncodingFromName(name);
+  if (!encoding.ok()) ThrowInvalid(encoding.status().WithContext("option 'encoding'").message());
+  return *encoding;
 }
 
 constexpr int64_t kMaxCount = int64_t{1} << 50;

@@ -10,6 +10,7 @@
 
 #include "strata/arrow_c/stream.h"
 #include "strata/c/options.h"
+#include "strata/codec/codec_names.h"
 #include "strata/csv/arrow_stream.h"
 #include "strata/csv/reader.h"
 #include "strata/csv/writer.h"
@@ -111,25 +112,15 @@ Status ParquetRead(const char* path, const char* options, ArrowArrayStream* out)
   return parquet::ExportArrowStream(std::move(file), read, out);
 }
 
-Result<codec::CompressionCodec> ParseCodec(const std::string& name) {
-  if (name == "uncompressed" || name == "none") return codec::CompressionCodec::kUncompressed;
-  if (name == "snappy") return codec::CompressionCodec::kSnappy;
-  if (name == "gzip") return codec::CompressionCodec::kGzip;
-  if (name == "zstd") return codec::CompressionCodec::kZstd;
-  if (name == "lz4") return codec::CompressionCodec::kLz4;
-  if (name == "lz4_raw") return codec::CompressionCodec::kLz4Raw;
-  if (name == "brotli") return codec::CompressionCodec::kBrotli;
-  return Status::Invalid("option 'codec': unknown codec '{}' (uncompressed, snappy, gzip, zstd, lz4, lz4_raw, brotli)",
-                         name);
-}
-
 Result<parquet::WriterOptions> ParquetWriterOptions(const char* options) {
   STRATA_ASSIGN_OR_RETURN(OptionList list,
                           OptionList::Parse(options, {"codec", "level", "row_group_rows", "page_version", "dictionary",
                                                       "statistics", "threads"}));
   parquet::WriterOptions out;
   if (std::optional<std::string> codec = list.GetString("codec")) {
-    STRATA_ASSIGN_OR_RETURN(out.columns.codec, ParseCodec(*codec));
+    auto parsed = codec::CodecFromName(*codec);
+    if (!parsed.ok()) return parsed.status().WithContext("option 'codec'");
+    out.columns.codec = *parsed;
   }
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> level, list.GetInt("level", -(1 << 20), 1 << 20));
   if (level) out.columns.compression_level = static_cast<int>(*level);

@@ -12,6 +12,8 @@
 
 #include "strata/cli/command.h"
 #include "strata/cli/encryption_cli_options.h"
+#include "strata/codec/codec_names.h"
+#include "strata/parquet/encoding/encoding_names.h"
 #include "strata/cli/input_source.h"
 #include "strata/csv/writer.h"
 #include "strata/io/output_sink.h"
@@ -52,34 +54,6 @@ std::string Lower(std::string text) {
   return text;
 }
 
-Result<codec::CompressionCodec> ParseCodec(const std::string& name) {
-  const std::string n = Lower(name);
-  if (n == "none" || n == "uncompressed") return codec::CompressionCodec::kUncompressed;
-  if (n == "snappy") return codec::CompressionCodec::kSnappy;
-  if (n == "gzip") return codec::CompressionCodec::kGzip;
-  if (n == "zstd") return codec::CompressionCodec::kZstd;
-  if (n == "lz4") return codec::CompressionCodec::kLz4;
-  if (n == "lz4_raw" || n == "lz4raw") return codec::CompressionCodec::kLz4Raw;
-  if (n == "brotli") return codec::CompressionCodec::kBrotli;
-  return Status::Invalid("unknown codec '{}' (uncompressed, snappy, gzip, zstd, lz4, lz4_raw, brotli)", name);
-}
-
-Result<parquet::Encoding> ParseEncoding(const std::string& name) {
-  const std::string n = Lower(name);
-  if (n == "plain") return parquet::Encoding::kPlain;
-  if (n == "rle") return parquet::Encoding::kRle;
-  if (n == "rle_dictionary" || n == "dictionary") return parquet::Encoding::kRleDictionary;
-  if (n == "delta_binary_packed") return parquet::Encoding::kDeltaBinaryPacked;
-  if (n == "delta_length_byte_array") return parquet::Encoding::kDeltaLengthByteArray;
-  if (n == "delta_byte_array") return parquet::Encoding::kDeltaByteArray;
-  if (n == "byte_stream_split") return parquet::Encoding::kByteStreamSplit;
-  if (n == "alp") return parquet::Encoding::kAlp;
-  return Status::Invalid(
-      "unknown encoding '{}' (PLAIN, RLE, RLE_DICTIONARY, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, "
-      "DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, ALP)",
-      name);
-}
-
 Result<bool> ParseOnOff(const std::string& option, const std::string& value) {
   const std::string v = Lower(value);
   if (v == "on" || v == "true" || v == "1") return true;
@@ -111,7 +85,7 @@ Result<OutputFormat> OutputFormatOf(const std::string& path) {
 
 Result<parquet::WriterOptions> MakeWriterOptions(const ConvertArgs& args) {
   parquet::WriterOptions options;
-  STRATA_ASSIGN_OR_RETURN(options.columns.codec, ParseCodec(args.codec));
+  STRATA_ASSIGN_OR_RETURN(options.columns.codec, codec::CodecFromName(args.codec));
   if (args.level) options.columns.compression_level = *args.level;
   if (args.row_group_rows > 0) options.file.max_row_group_rows = args.row_group_rows;
   if (args.row_group_bytes > 0) options.file.max_row_group_bytes = args.row_group_bytes;
@@ -133,13 +107,13 @@ Result<parquet::WriterOptions> MakeWriterOptions(const ConvertArgs& args) {
   for (const std::string& spec : args.encodings) {
     const size_t eq = spec.find('=');
     if (eq == std::string::npos) {
-      STRATA_ASSIGN_OR_RETURN(options.columns.encoding, ParseEncoding(spec));
+      STRATA_ASSIGN_OR_RETURN(options.columns.encoding, parquet::EncodingFromName(spec));
       if (options.columns.encoding != parquet::Encoding::kRleDictionary) options.columns.dictionary = false;
       for (auto& [path, o] : options.column_overrides) o.encoding = options.columns.encoding;
     } else {
       if (eq == 0) return Status::Invalid("--encoding '{}': the column name is empty", spec);
       parquet::ColumnWriteOptions& o = column(spec.substr(0, eq));
-      STRATA_ASSIGN_OR_RETURN(o.encoding, ParseEncoding(spec.substr(eq + 1)));
+      STRATA_ASSIGN_OR_RETURN(o.encoding, parquet::EncodingFromName(spec.substr(eq + 1)));
       if (o.encoding != parquet::Encoding::kRleDictionary) o.dictionary = false;
     }
   }
