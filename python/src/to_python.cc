@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "decimal_float.h"
+#include "object_cache.h"
 #include "strata/array/value_text.h"
 #include "strata_py.h"
 
@@ -93,9 +95,8 @@ py::object Text(std::string_view v) {
 void InitDatetime() { PyDateTime_IMPORT; }
 
 py::object DecimalToPython(const uint8_t* bytes, const DataType& type, bool as_float) {
-  const std::string text = DecimalText(bytes, type);
-  if (as_float) return py::float_(std::strtod(text.c_str(), nullptr));
-  return DecimalClass()(text);
+  if (as_float) return py::float_(DecimalToDouble(bytes, type.byte_width(), type.scale()));
+  return DecimalClass()(DecimalText(bytes, type));
 }
 
 py::object DateToPython(int64_t days) { return DateObject(days); }
@@ -192,9 +193,9 @@ py::object ValueToPython(const Array& array, int64_t i, const ToPandasOptions& o
 namespace {
 
 // Strings and binary in one tight loop: no per-value dispatch, objects written straight into
-// the numpy object array.
+// the numpy object array; repeated values share one object through `memo`.
 template <typename ArrayT, bool kText>
-void FillBytesObjects(const Array& chunk, PyObject** out) {
+void FillBytesObjects(const Array& chunk, ObjectMemo<std::string_view>* memo, PyObject** out) {
   ArrayT a(chunk.data());
   const int64_t n = a.length();
   const bool has_nulls = a.null_count() > 0;
@@ -205,10 +206,46 @@ void FillBytesObjects(const Array& chunk, PyObject** out) {
       continue;
     }
     const std::string_view v = a.GetView(i);
-    PyObject* obj = kText ? PyUnicode_DecodeUTF8(v.data(), static_cast<py::ssize_t>(v.size()), "replace")
-                          : PyBytes_FromStringAndSize(v.data(), static_cast<py::ssize_t>(v.size()));
+    const auto make = [v] {
+      return kText ? PyUnicode_DecodeUTF8(v.data(), static_cast<py::ssize_t>(v.size()), "replace")
+                   : PyBytes_FromStringAndSize(v.data(), static_cast<py::ssize_t>(v.size()));
+    };
+    PyObject* obj = v.size() <= kMaxMemoBytes ? memo->Get(v, make) : make();
     if (obj == nullptr) throw py::error_already_set();
     out[i] = obj;
+  }
+}
+
+// Dates and times of day: few distinct values in most columns, and building each object is
+// most of the cost, so each distinct value is made once through `memo`.
+template <typename T, typename Make>
+void FillTemporalObjects(const Array& chunk, ObjectMemo<int64_t>* memo, Make&& make, PyObject** out) {
+  const PrimitiveArray<T> values(chunk.data());
+  const bool has_nulls = chunk.null_count() > 0;
+  for (int64_t i = 0; i < chunk.length(); ++i) {
+    if (has_nulls && chunk.IsNull(i)) {
+      Py_INCREF(Py_None);
+      out[i] = Py_None;
+      continue;
+    }
+    const int64_t value = values.Value(i);
+    PyObject* obj = memo->Get(value, [&] { return make(value).release().ptr(); });
+    if (obj == nullptr) throw py::error_already_set();
+    out[i] = obj;
+  }
+}
+
+void FillTemporalObjects(const Array& chunk, ObjectMemo<int64_t>* memo, PyObject** out) {
+  const TimeUnit unit = chunk.type()->unit();
+  const auto time = [unit](int64_t value) { return TimeObject(value, unit); };
+  switch (chunk.type_id()) {
+    case TypeId::kDate32: return FillTemporalObjects<int32_t>(chunk, memo, DateObject, out);
+    case TypeId::kDate64:
+      // Keyed by the milliseconds: a date64 is meant to hold whole days, so they still repeat.
+      return FillTemporalObjects<int64_t>(
+          chunk, memo, [](int64_t ms) { return DateObject(value_text::FloorDiv(ms, 86400000)); }, out);
+    case TypeId::kTime32: return FillTemporalObjects<int32_t>(chunk, memo, time, out);
+    default: return FillTemporalObjects<int64_t>(chunk, memo, time, out);
   }
 }
 
@@ -220,6 +257,9 @@ py::array ChunksToObjects(const ChunkedArray& column, const ToPandasOptions& opt
   py::array out = NewArray(py::dtype("O"), column.length());
   PyObject** slots = static_cast<PyObject**>(out.mutable_data());
   int64_t position = 0;
+  // Per column: its chunks' buffers (the string memo's keys) outlive the loop.
+  ObjectMemo<std::string_view> strings;
+  ObjectMemo<int64_t> temporal;
   for (const Array& chunk : column.chunks()) {
     PyObject** dst = slots + position;
     for (int64_t i = 0; i < chunk.length(); ++i) {
@@ -228,12 +268,16 @@ py::array ChunksToObjects(const ChunkedArray& column, const ToPandasOptions& opt
     }
     try {
       switch (chunk.type_id()) {
-        case TypeId::kString: FillBytesObjects<StringArray, true>(chunk, dst); break;
-        case TypeId::kLargeString: FillBytesObjects<LargeStringArray, true>(chunk, dst); break;
-        case TypeId::kStringView: FillBytesObjects<BinaryViewArray, true>(chunk, dst); break;
-        case TypeId::kBinary: FillBytesObjects<StringArray, false>(chunk, dst); break;
-        case TypeId::kLargeBinary: FillBytesObjects<LargeBinaryArray, false>(chunk, dst); break;
-        case TypeId::kBinaryView: FillBytesObjects<BinaryViewArray, false>(chunk, dst); break;
+        case TypeId::kString: FillBytesObjects<StringArray, true>(chunk, &strings, dst); break;
+        case TypeId::kLargeString: FillBytesObjects<LargeStringArray, true>(chunk, &strings, dst); break;
+        case TypeId::kStringView: FillBytesObjects<BinaryViewArray, true>(chunk, &strings, dst); break;
+        case TypeId::kBinary: FillBytesObjects<StringArray, false>(chunk, &strings, dst); break;
+        case TypeId::kLargeBinary: FillBytesObjects<LargeBinaryArray, false>(chunk, &strings, dst); break;
+        case TypeId::kBinaryView: FillBytesObjects<BinaryViewArray, false>(chunk, &strings, dst); break;
+        case TypeId::kDate32:
+        case TypeId::kDate64:
+        case TypeId::kTime32:
+        case TypeId::kTime64: FillTemporalObjects(chunk, &temporal, dst); break;
         default:
           for (int64_t i = 0; i < chunk.length(); ++i) {
             dst[i] = ValueToPython(chunk, i, options).release().ptr();
