@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -23,10 +24,11 @@ inline bool DuckDBAvailable() {
          std::system("node --version > /dev/null 2>&1") == 0;
 }
 
-// Runs `COPY (<select>) TO '<path>' (FORMAT parquet, <options>)` in DuckDB. Returns an empty
-// string on success, else what went wrong. `select` must not contain a backtick.
+// Runs `COPY (<select>) TO '<path>' (FORMAT parquet, <options>)` in DuckDB, after the `setup`
+// statements (settings, keys). Returns an empty string on success, else what went wrong.
+// `select`, `options` and `setup` must not contain a backtick.
 inline std::string WriteParquetWithDuckDB(const std::string& select, const std::string& path,
-                                          const std::string& options = "") {
+                                          const std::string& options = "", const std::vector<std::string>& setup = {}) {
   const std::filesystem::path script =
       std::filesystem::temp_directory_path() / ("strata_duckdb_" + std::to_string(::getpid()) + ".cjs");
   {
@@ -35,7 +37,9 @@ inline std::string WriteParquetWithDuckDB(const std::string& select, const std::
         << "');\n"
         << "(async () => {\n"
         << "  const db = await DuckDBInstance.create(':memory:');\n"
-        << "  const con = await db.connect();\n"
+        << "  const con = await db.connect();\n";
+    for (const std::string& statement : setup) out << "  await con.run(`" << statement << "`);\n";
+    out
         << "  await con.run(`COPY (" << select << ") TO '" << path << "' (FORMAT parquet"
         << (options.empty() ? "" : ", " + options) << ")`);\n"
         << "})().catch((e) => { console.error(e.message); process.exit(1); });\n";

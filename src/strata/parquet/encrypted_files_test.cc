@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/parquet/duckdb_fixture.h"
 #include "strata/parquet/file_reader.h"
 #include "strata/testing/test_data.h"
 
@@ -253,6 +254,38 @@ TEST(EncryptedFilesErrorsTest, AlteredPageBytesFailAuthenticationNamingTheColumn
     ++failed;
   }
   EXPECT_EQ(failed, 5);
+}
+
+// DuckDB (the pinned npm package) writes uniformly encrypted files its own way: no AAD at all
+// (not even the module type), no crypto metadata on the columns, and page headers that count
+// the plaintext, not the module. strata reads them to the values of the same table unencrypted.
+TEST(EncryptedFilesDuckDBTest, DuckDBsUniformlyEncryptedFileReadsToThePlainValues) {
+  STRATA_REQUIRE_OR_SKIP(testing::DuckDBAvailable(), "node and @duckdb/node-api are needed (scripts/install-deps)");
+  const std::string dir = ::testing::TempDir();
+  const std::string encrypted = dir + "/duckdb_encrypted.parquet";
+  const std::string plain = dir + "/duckdb_plain.parquet";
+  const std::string select =
+      "SELECT i::BIGINT AS a, 'value ' || (i % 13) AS s, i * 0.25 AS d, CASE WHEN i % 5 = 0 THEN NULL ELSE i END AS n "
+      "FROM range(200000) t(i)";
+  const std::vector<std::string> key = {"SET force_mbedtls_unsafe = 'true'",
+                                        "PRAGMA add_parquet_key('k', '0123456789012345')"};
+  ASSERT_EQ(testing::WriteParquetWithDuckDB(select, encrypted, "ROW_GROUP_SIZE 50000, ENCRYPTION_CONFIG {footer_key: 'k'}", key), "");
+  ASSERT_EQ(testing::WriteParquetWithDuckDB(select, plain, "ROW_GROUP_SIZE 50000"), "");
+
+  FileDecryptionOptions keys;
+  keys.footer_key = kFooterKey128;
+  auto decrypted = ReadWith(encrypted, WithKeys(keys));
+  ASSERT_TRUE(decrypted.ok()) << decrypted.status().ToString();
+  auto expected = ReadWith(plain, {});
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  EXPECT_EQ((*decrypted)->num_rows(), 200000);
+  EXPECT_TRUE((*decrypted)->Equals(**expected));
+
+  // The key still matters: a wrong one fails on the footer.
+  keys.footer_key[3] ^= 1;
+  auto refused = ReadWith(encrypted, WithKeys(keys));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("authentication failed"), std::string::npos) << refused.status().ToString();
 }
 
 }  // namespace

@@ -78,9 +78,14 @@ Result<ColumnChunkLocation> FileReader::ChunkLocation(int row_group, int column)
   if (chunk.file_path && !chunk.file_path->empty()) {
     return Status::NotImplemented("{}: the chunk lives in another file ('{}')", where(), *chunk.file_path);
   }
-  const bool encrypted = chunk.crypto_metadata || chunk.encrypted_column_metadata;
+  // DuckDB's files (their footer opens without an AAD) encrypt every column with the footer
+  // key but mark none of them.
+  const bool duckdb_uniform = footer_.decryptor && footer_.decryptor->without_aad() && !chunk.crypto_metadata;
+  const bool encrypted = chunk.crypto_metadata || chunk.encrypted_column_metadata || duckdb_uniform;
   std::optional<std::string> key;
-  if (encrypted) {
+  if (duckdb_uniform) {
+    STRATA_ASSIGN_OR_RETURN(key, footer_.decryptor->FooterKey());
+  } else if (encrypted) {
     if (!footer_.decryptor) {
       return Status::Invalid("{}: the column is encrypted: give its key (--column-key {}:KEY, or --footer-key)",
                              where(), descriptor.dotted_path);

@@ -227,6 +227,26 @@ Result<int64_t> PageReader::DecryptHeader(int64_t header_file_offset, int64_t re
   return module_bytes;
 }
 
+Result<int64_t> PageReader::EncryptedPageBytes(int64_t body_offset, int64_t compressed_size, int64_t header_file_offset) {
+  const int64_t left = location_.length - body_offset;
+  if (left < encryption::kLengthBytes) {
+    return Status::Corrupt("{}: no room for the encrypted page's length", Where(header_file_offset));
+  }
+  STRATA_ASSIGN_OR_RETURN(const uint8_t* length_bytes, Fetch(body_offset, encryption::kLengthBytes, &body_scratch_));
+  const int64_t module_bytes = encryption::kLengthBytes + (static_cast<int64_t>(length_bytes[0]) |
+                                                           (static_cast<int64_t>(length_bytes[1]) << 8) |
+                                                           (static_cast<int64_t>(length_bytes[2]) << 16) |
+                                                           (static_cast<int64_t>(length_bytes[3]) << 24));
+  // Arrow C++ and parquet-mr store the module's size as compressed_page_size; DuckDB stores the
+  // plaintext's, the module being that plus its length, nonce and tag.
+  const int64_t overhead = encryption::ModuleBytes(location_.decryption->decryptor->page_mode(), 0);
+  if ((module_bytes != compressed_size && module_bytes != compressed_size + overhead) || module_bytes > left) {
+    return Status::Corrupt("{}: encrypted page of {} bytes for a page header declaring {} ({} bytes left in the chunk)",
+                           Where(header_file_offset), module_bytes, compressed_size, left);
+  }
+  return module_bytes;
+}
+
 Result<std::span<const uint8_t>> PageReader::DecryptBody(std::span<const uint8_t> module, int64_t body_file_offset) {
   const ColumnDecryption& decryption = *location_.decryption;
   const auto type = current_is_dictionary_ ? encryption::ModuleType::kDictionaryPage : encryption::ModuleType::kDataPage;
@@ -284,7 +304,13 @@ Result<bool> PageReader::Next(Page* page) {
                                    Where(header_file_offset), uncompressed_size, compressed_size,
                                    options_.max_page_bytes);
     }
-    position_ = body_offset + compressed_size;
+    // Bytes the page takes in the chunk: its compressed size, or for an encrypted page its
+    // module, whose own length field says (writers disagree on whether the header counts it).
+    int64_t stored_size = compressed_size;
+    if (location_.decryption) {
+      STRATA_ASSIGN_OR_RETURN(stored_size, EncryptedPageBytes(body_offset, compressed_size, header_file_offset));
+    }
+    position_ = body_offset + stored_size;
 
     const PageType type = header_.type;
     if (type != PageType::kDataPage && type != PageType::kDataPageV2 && type != PageType::kDictionaryPage) {
@@ -309,8 +335,8 @@ Result<bool> PageReader::Next(Page* page) {
       stream_left_ = uncompressed_size;
       return true;
     }
-    STRATA_ASSIGN_OR_RETURN(const uint8_t* body, Fetch(body_offset, compressed_size, &body_scratch_));
-    std::span<const uint8_t> compressed(body, static_cast<size_t>(compressed_size));
+    STRATA_ASSIGN_OR_RETURN(const uint8_t* body, Fetch(body_offset, stored_size, &body_scratch_));
+    std::span<const uint8_t> compressed(body, static_cast<size_t>(stored_size));
     // The checksum covers the page as stored: compressed, and encrypted when the chunk is.
     if (options_.verify_checksums && header_.crc) {
       const uint32_t actual = codec::Crc32(compressed);

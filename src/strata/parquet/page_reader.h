@@ -96,6 +96,8 @@ class PageReader {
   Status FillPage(PageType type, int64_t header_file_offset, Page* page);
   // Encrypted chunks: decrypts the header module at position_ into header_; returns its size.
   Result<int64_t> DecryptHeader(int64_t header_file_offset, int64_t remaining);
+  // Encrypted chunks: the bytes the page body's module takes, from its length field.
+  Result<int64_t> EncryptedPageBytes(int64_t body_offset, int64_t compressed_size, int64_t header_file_offset);
   // Encrypted chunks: the page body module, decrypted into decrypted_.
   Result<std::span<const uint8_t>> DecryptBody(std::span<const uint8_t> module, int64_t body_file_offset);
   Status StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size, int64_t header_file_offset,

@@ -94,11 +94,17 @@ Result<int64_t> FileDecryptor::Decrypt(ModuleType type, std::string_view key, in
                : fmt::format("file '{}': {}{} (row group {}, column {})", file_name_, ModuleTypeName(type), at,
                              row_group, column);
   };
-  auto aad = ModuleAad(file_aad_, type, row_group, column, page);
+  auto aad = without_aad_ ? Result<std::string>(std::string()) : ModuleAad(file_aad_, type, row_group, column, page);
   if (!aad.ok()) return aad.status().WithContext(where());
   auto size = DecryptModule(mode, key, *aad, module, out);
   if (!size.ok()) return size.status().WithContext(where());
   return size;
+}
+
+std::shared_ptr<const FileDecryptor> FileDecryptor::WithoutAad() const {
+  auto copy = std::shared_ptr<FileDecryptor>(new FileDecryptor(*this));
+  copy->without_aad_ = true;
+  return copy;
 }
 
 Status FileDecryptor::VerifyFooterSignature(std::span<const uint8_t> footer, std::span<const uint8_t> signature,

@@ -49,6 +49,14 @@ class FileDecryptor {
   Result<int64_t> Decrypt(ModuleType type, std::string_view key, int64_t row_group, int64_t column, int64_t page,
                           std::span<const uint8_t> module, int64_t file_offset, ResizableBuffer* out) const;
 
+  // DuckDB (1.x) writes AES_GCM_V1 files with no AAD at all: no file id, no prefix, and not
+  // the module suffix the spec requires. Such a file's footer authenticates only with an
+  // empty AAD; for a file that stores no AAD of its own (no prefix, no file id), the footer
+  // reader then switches to this decryptor, which uses an empty AAD for every module.
+  bool may_lack_aad() const { return file_aad_.empty(); }
+  std::shared_ptr<const FileDecryptor> WithoutAad() const;
+  bool without_aad() const { return without_aad_; }
+
   // Verifies a plaintext footer: `footer` is the serialized FileMetaData, `signature` the
   // 28 bytes after it (nonce, GCM tag).
   Status VerifyFooterSignature(std::span<const uint8_t> footer, std::span<const uint8_t> signature,
@@ -60,6 +68,7 @@ class FileDecryptor {
   std::string algorithm_name_;
   CipherMode page_mode_ = CipherMode::kGcm;
   std::string file_aad_;  // AAD prefix + aad_file_unique
+  bool without_aad_ = false;
   std::string footer_key_;
   std::map<std::string, std::string> column_keys_;
   std::function<Result<std::string>(std::string_view)> key_retriever_;

@@ -77,10 +77,21 @@ Status DecryptFooter(const std::string& name, const uint8_t* footer, int64_t len
   const auto header_bytes = static_cast<int64_t>(*consumed);
   const int64_t module_offset = offset + header_bytes;
   ResizableBuffer plaintext(pool);
-  STRATA_ASSIGN_OR_RETURN(const int64_t module_bytes,
-                          out->decryptor->Decrypt(encryption::ModuleType::kFooter, key, 0, 0, 0,
-                                                  {footer + header_bytes, static_cast<size_t>(length - header_bytes)},
-                                                  module_offset, &plaintext));
+  const std::span<const uint8_t> module(footer + header_bytes, static_cast<size_t>(length - header_bytes));
+  auto decrypted = out->decryptor->Decrypt(encryption::ModuleType::kFooter, key, 0, 0, 0, module, module_offset,
+                                           &plaintext);
+  if (!decrypted.ok() && decrypted.status().IsCorrupt() && out->decryptor->may_lack_aad()) {
+    // A file with no AAD of its own may come from DuckDB, which authenticates nothing beyond
+    // the ciphertext; if its footer opens that way, every module of it does.
+    auto without_aad = out->decryptor->WithoutAad();
+    auto retried = without_aad->Decrypt(encryption::ModuleType::kFooter, key, 0, 0, 0, module, module_offset,
+                                        &plaintext);
+    if (retried.ok()) {
+      out->decryptor = std::move(without_aad);
+      decrypted = std::move(retried);
+    }
+  }
+  STRATA_ASSIGN_OR_RETURN(const int64_t module_bytes, std::move(decrypted));
   if (module_bytes != length - header_bytes) {
     return Status::Corrupt("file '{}': the encrypted footer module at offset {} takes {} of the {} bytes left", name,
                            module_offset, module_bytes, length - header_bytes);
