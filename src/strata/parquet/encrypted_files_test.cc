@@ -133,6 +133,11 @@ TEST_P(EncryptedFilesTest, ReadsToTheValuesWritten) {
   auto table = ReadWith(strata::testing::ParquetTestingFile(file.path), WithKeys(keys));
   ASSERT_TRUE(table.ok()) << file.path << ": " << table.status().ToString();
   ExpectGeneratedValues(**table, file.path);
+  FileReaderOptions page_by_page = WithKeys(keys);
+  page_by_page.pages.whole_chunk_read_limit = 0;
+  auto streamed = ReadWith(strata::testing::ParquetTestingFile(file.path), page_by_page);
+  ASSERT_TRUE(streamed.ok()) << file.path << " page by page: " << streamed.status().ToString();
+  ExpectGeneratedValues(**streamed, std::string(file.path) + " page by page");
 }
 
 TEST_P(EncryptedFilesTest, AWrongFooterKeyFailsAuthenticationNamingTheModule) {
@@ -280,6 +285,12 @@ TEST(EncryptedFilesDuckDBTest, DuckDBsUniformlyEncryptedFileReadsToThePlainValue
   ASSERT_TRUE(expected.ok()) << expected.status().ToString();
   EXPECT_EQ((*decrypted)->num_rows(), 200000);
   EXPECT_TRUE((*decrypted)->Equals(**expected));
+  // Page by page from the source (no chunk in memory): each module fetched on its own.
+  FileReaderOptions page_by_page = WithKeys(keys);
+  page_by_page.pages.whole_chunk_read_limit = 0;
+  auto streamed = ReadWith(encrypted, page_by_page);
+  ASSERT_TRUE(streamed.ok()) << streamed.status().ToString();
+  EXPECT_TRUE((*streamed)->Equals(**expected));
 
   // The key still matters: a wrong one fails on the footer.
   keys.footer_key[3] ^= 1;

@@ -194,31 +194,44 @@ Result<int64_t> PageReader::ReadStream(std::span<uint8_t> out) {
   return produced;
 }
 
+Result<std::span<const uint8_t>> PageReader::FetchModule(int64_t offset, int64_t guess, ResizableBuffer* scratch,
+                                                         int64_t header_file_offset) {
+  const int64_t left = location_.length - offset;
+  if (left < encryption::kLengthBytes) {
+    return Status::Corrupt("{}: {} bytes left in the chunk cannot hold an encrypted module", Where(header_file_offset),
+                           left);
+  }
+  // One read when the guess covers the module (a page: its header's size; a header: a window).
+  int64_t fetched = std::clamp(guess, encryption::kLengthBytes, left);
+  STRATA_ASSIGN_OR_RETURN(const uint8_t* bytes, Fetch(offset, fetched, scratch));
+  const int64_t module_bytes = encryption::kLengthBytes + encryption::ModuleLength(bytes);
+  if (module_bytes > left) {
+    return Status::Corrupt("{}: encrypted module of {} bytes runs past the chunk ({} bytes left)",
+                           Where(header_file_offset), module_bytes, left);
+  }
+  if (module_bytes > fetched) {
+    STRATA_ASSIGN_OR_RETURN(bytes, Fetch(offset, module_bytes, scratch));
+  }
+  return std::span<const uint8_t>(bytes, static_cast<size_t>(module_bytes));
+}
+
 Result<int64_t> PageReader::DecryptHeader(int64_t header_file_offset, int64_t remaining) {
   const ColumnDecryption& decryption = *location_.decryption;
-  if (remaining < encryption::kLengthBytes) {
-    return Status::Corrupt("{}: {} bytes left in the chunk cannot hold an encrypted page header",
-                           Where(header_file_offset), remaining);
+  STRATA_ASSIGN_OR_RETURN(
+      const auto module,
+      FetchModule(position_, std::min<int64_t>(remaining, 64 * 1024), &header_scratch_, header_file_offset));
+  const auto module_bytes = static_cast<int64_t>(module.size());
+  if (module_bytes > options_.max_page_header_bytes) {
+    return Status::Corrupt("{}: encrypted page header of {} bytes is larger than the header limit ({})",
+                           Where(header_file_offset), module_bytes, options_.max_page_header_bytes);
   }
-  STRATA_ASSIGN_OR_RETURN(const uint8_t* length_bytes, Fetch(position_, encryption::kLengthBytes, &header_scratch_));
-  const int64_t module_bytes = encryption::kLengthBytes + (static_cast<int64_t>(length_bytes[0]) |
-                                                           (static_cast<int64_t>(length_bytes[1]) << 8) |
-                                                           (static_cast<int64_t>(length_bytes[2]) << 16) |
-                                                           (static_cast<int64_t>(length_bytes[3]) << 24));
-  if (module_bytes > remaining || module_bytes > options_.max_page_header_bytes) {
-    return Status::Corrupt("{}: encrypted page header of {} bytes is larger than the {} bytes left (or {}, the header "
-                           "limit)",
-                           Where(header_file_offset), module_bytes, remaining, options_.max_page_header_bytes);
-  }
-  STRATA_ASSIGN_OR_RETURN(const uint8_t* module, Fetch(position_, module_bytes, &header_scratch_));
   // A chunk with a dictionary starts with it; data page headers count from 0 after it.
   current_is_dictionary_ = decryption.has_dictionary_page && pages_decrypted_ == 0;
   const auto type = current_is_dictionary_ ? encryption::ModuleType::kDictionaryPageHeader
                                            : encryption::ModuleType::kDataPageHeader;
   STRATA_RETURN_NOT_OK(decryption.decryptor
                            ->Decrypt(type, decryption.key, decryption.row_group_ordinal, decryption.column_ordinal,
-                                     data_page_ordinal_, {module, static_cast<size_t>(module_bytes)},
-                                     header_file_offset, &decrypted_header_)
+                                     data_page_ordinal_, module, header_file_offset, &decrypted_header_)
                            .status());
   header_ = PageHeader{};
   auto parsed = DeserializePageHeader(decrypted_header_.data(), static_cast<size_t>(decrypted_header_.size()),
@@ -227,24 +240,19 @@ Result<int64_t> PageReader::DecryptHeader(int64_t header_file_offset, int64_t re
   return module_bytes;
 }
 
-Result<int64_t> PageReader::EncryptedPageBytes(int64_t body_offset, int64_t compressed_size, int64_t header_file_offset) {
-  const int64_t left = location_.length - body_offset;
-  if (left < encryption::kLengthBytes) {
-    return Status::Corrupt("{}: no room for the encrypted page's length", Where(header_file_offset));
-  }
-  STRATA_ASSIGN_OR_RETURN(const uint8_t* length_bytes, Fetch(body_offset, encryption::kLengthBytes, &body_scratch_));
-  const int64_t module_bytes = encryption::kLengthBytes + (static_cast<int64_t>(length_bytes[0]) |
-                                                           (static_cast<int64_t>(length_bytes[1]) << 8) |
-                                                           (static_cast<int64_t>(length_bytes[2]) << 16) |
-                                                           (static_cast<int64_t>(length_bytes[3]) << 24));
+Result<std::span<const uint8_t>> PageReader::FetchEncryptedPage(int64_t body_offset, int64_t compressed_size,
+                                                                int64_t header_file_offset) {
   // Arrow C++ and parquet-mr store the module's size as compressed_page_size; DuckDB stores the
   // plaintext's, the module being that plus its length, nonce and tag.
   const int64_t overhead = encryption::ModuleBytes(location_.decryption->decryptor->page_mode(), 0);
-  if ((module_bytes != compressed_size && module_bytes != compressed_size + overhead) || module_bytes > left) {
-    return Status::Corrupt("{}: encrypted page of {} bytes for a page header declaring {} ({} bytes left in the chunk)",
-                           Where(header_file_offset), module_bytes, compressed_size, left);
+  STRATA_ASSIGN_OR_RETURN(const auto module,
+                          FetchModule(body_offset, compressed_size + overhead, &body_scratch_, header_file_offset));
+  const auto module_bytes = static_cast<int64_t>(module.size());
+  if (module_bytes != compressed_size && module_bytes != compressed_size + overhead) {
+    return Status::Corrupt("{}: encrypted page of {} bytes for a page header declaring {}", Where(header_file_offset),
+                           module_bytes, compressed_size);
   }
-  return module_bytes;
+  return module;
 }
 
 Result<std::span<const uint8_t>> PageReader::DecryptBody(std::span<const uint8_t> module, int64_t body_file_offset) {
@@ -306,9 +314,11 @@ Result<bool> PageReader::Next(Page* page) {
     }
     // Bytes the page takes in the chunk: its compressed size, or for an encrypted page its
     // module, whose own length field says (writers disagree on whether the header counts it).
+    std::span<const uint8_t> encrypted_page;
     int64_t stored_size = compressed_size;
     if (location_.decryption) {
-      STRATA_ASSIGN_OR_RETURN(stored_size, EncryptedPageBytes(body_offset, compressed_size, header_file_offset));
+      STRATA_ASSIGN_OR_RETURN(encrypted_page, FetchEncryptedPage(body_offset, compressed_size, header_file_offset));
+      stored_size = static_cast<int64_t>(encrypted_page.size());
     }
     position_ = body_offset + stored_size;
 
@@ -335,8 +345,11 @@ Result<bool> PageReader::Next(Page* page) {
       stream_left_ = uncompressed_size;
       return true;
     }
-    STRATA_ASSIGN_OR_RETURN(const uint8_t* body, Fetch(body_offset, stored_size, &body_scratch_));
-    std::span<const uint8_t> compressed(body, static_cast<size_t>(stored_size));
+    std::span<const uint8_t> compressed = encrypted_page;
+    if (!location_.decryption) {
+      STRATA_ASSIGN_OR_RETURN(const uint8_t* body, Fetch(body_offset, stored_size, &body_scratch_));
+      compressed = {body, static_cast<size_t>(stored_size)};
+    }
     // The checksum covers the page as stored: compressed, and encrypted when the chunk is.
     if (options_.verify_checksums && header_.crc) {
       const uint32_t actual = codec::Crc32(compressed);

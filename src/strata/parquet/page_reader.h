@@ -94,10 +94,16 @@ class PageReader {
                     std::span<const uint8_t>* out);
   bool CanStream(PageType type) const;
   Status FillPage(PageType type, int64_t header_file_offset, Page* page);
+  // Encrypted chunks: the module at `offset` in the chunk, in one read when `guess` bytes hold
+  // it (its own length field says how long it is).
+  Result<std::span<const uint8_t>> FetchModule(int64_t offset, int64_t guess, ResizableBuffer* scratch,
+                                               int64_t header_file_offset);
   // Encrypted chunks: decrypts the header module at position_ into header_; returns its size.
   Result<int64_t> DecryptHeader(int64_t header_file_offset, int64_t remaining);
-  // Encrypted chunks: the bytes the page body's module takes, from its length field.
-  Result<int64_t> EncryptedPageBytes(int64_t body_offset, int64_t compressed_size, int64_t header_file_offset);
+  // Encrypted chunks: the page body's module (fetched into body_scratch_ unless the chunk is in
+  // memory), checked against the header's compressed size.
+  Result<std::span<const uint8_t>> FetchEncryptedPage(int64_t body_offset, int64_t compressed_size,
+                                                      int64_t header_file_offset);
   // Encrypted chunks: the page body module, decrypted into decrypted_.
   Result<std::span<const uint8_t>> DecryptBody(std::span<const uint8_t> module, int64_t body_file_offset);
   Status StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size, int64_t header_file_offset,

@@ -99,8 +99,7 @@ Result<int64_t> DecryptModule(CipherMode mode, std::string_view key, std::string
   if (available < kLengthBytes) {
     return Status::Corrupt("encrypted module: {} bytes cannot hold its 4-byte length", available);
   }
-  const int64_t length = static_cast<int64_t>(module[0]) | (static_cast<int64_t>(module[1]) << 8) |
-                         (static_cast<int64_t>(module[2]) << 16) | (static_cast<int64_t>(module[3]) << 24);
+  const int64_t length = ModuleLength(module.data());
   const int64_t overhead = kNonceBytes + (mode == CipherMode::kGcm ? kTagBytes : 0);
   if (length < overhead || length > available - kLengthBytes) {
     return Status::Corrupt("encrypted module declares {} bytes; {} are there and at least {} are needed", length,

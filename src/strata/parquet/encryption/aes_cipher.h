@@ -22,6 +22,12 @@ enum class CipherMode { kGcm, kCtr };
 // Invalid unless the key is 16, 24 or 32 bytes; `what` names it ("footer key").
 Status CheckKey(std::string_view key, std::string_view what);
 
+// The 4-byte little-endian length that starts a module: the bytes after it.
+inline int64_t ModuleLength(const uint8_t* module) {
+  return static_cast<int64_t>(module[0]) | (static_cast<int64_t>(module[1]) << 8) |
+         (static_cast<int64_t>(module[2]) << 16) | (static_cast<int64_t>(module[3]) << 24);
+}
+
 // Bytes a module of `plaintext_bytes` takes, length field included.
 constexpr int64_t ModuleBytes(CipherMode mode, int64_t plaintext_bytes) {
   return kLengthBytes + kNonceBytes + plaintext_bytes + (mode == CipherMode::kGcm ? kTagBytes : 0);
