@@ -18,15 +18,6 @@ namespace {
 
 using parquet::PhysicalType;
 
-const char* UnitText(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return "s";
-    case TimeUnit::kMilli: return "ms";
-    case TimeUnit::kMicro: return "us";
-    case TimeUnit::kNano: return "ns";
-  }
-  return "ns";
-}
 
 // Big-endian two's complement (a DECIMAL byte array) -> little-endian of `width` bytes.
 bool BigEndianToLittle(std::string_view bytes, int width, uint8_t* out) {
@@ -45,11 +36,13 @@ py::object IntegerValue(const cli::StatValue& v, const DataType& type) {
     case TypeId::kDate64: return DateToPython(v.i / 86400000);
     case TypeId::kTimestamp: {
       py::object tz = type.timezone().empty() ? py::none() : py::object(py::str(type.timezone()));
-      return py::module_::import("pandas").attr("Timestamp")(value, py::arg("unit") = UnitText(type.unit()),
+      return py::module_::import("pandas").attr("Timestamp")(value,
+                                                             py::arg("unit") = std::string(TimeUnitName(type.unit())),
                                                              py::arg("tz") = tz);
     }
     case TypeId::kDuration:
-      return py::module_::import("pandas").attr("Timedelta")(value, py::arg("unit") = UnitText(type.unit()));
+      return py::module_::import("pandas").attr("Timedelta")(value,
+                                                             py::arg("unit") = std::string(TimeUnitName(type.unit())));
     case TypeId::kTime32:
     case TypeId::kTime64: return TimeToPython(v.i, type.unit());
     case TypeId::kDecimal128:

@@ -68,15 +68,6 @@ py::object& PandasAttr(const char* name) {
   return *new py::object(pandas->attr(name));  // a few per conversion; cached by callers
 }
 
-const char* UnitText(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return "s";
-    case TimeUnit::kMilli: return "ms";
-    case TimeUnit::kMicro: return "us";
-    case TimeUnit::kNano: return "ns";
-  }
-  return "ns";
-}
 
 template <typename T>
 T Load(const Array& array, int64_t i) {
@@ -130,11 +121,12 @@ py::object ValueToPython(const Array& array, int64_t i, const ToPandasOptions& o
     case TypeId::kTimestamp: {
       static py::object& timestamp = PandasAttr("Timestamp");
       py::object tz = type.timezone().empty() ? py::none() : py::object(py::str(type.timezone()));
-      return timestamp(Load<int64_t>(array, i), py::arg("unit") = UnitText(type.unit()), py::arg("tz") = tz);
+      return timestamp(Load<int64_t>(array, i), py::arg("unit") = std::string(TimeUnitName(type.unit())),
+                       py::arg("tz") = tz);
     }
     case TypeId::kDuration: {
       static py::object& timedelta = PandasAttr("Timedelta");
-      return timedelta(Load<int64_t>(array, i), py::arg("unit") = UnitText(type.unit()));
+      return timedelta(Load<int64_t>(array, i), py::arg("unit") = std::string(TimeUnitName(type.unit())));
     }
     case TypeId::kString: return Text(StringArray(array.data()).GetView(i));
     case TypeId::kLargeString: return Text(LargeStringArray(array.data()).GetView(i));

@@ -26,6 +26,19 @@ Status DeltaByteArrayDecoder::SetData(const uint8_t* data, int64_t size, int64_t
   return Status::OK();
 }
 
+namespace {
+
+// The next `want` prefix lengths and suffixes; Corrupt when either stream ends first.
+Status DecodeLengths(DeltaBinaryPackedDecoder<int32_t>& prefix_decoder, DeltaLengthByteArrayDecoder& suffix_decoder,
+                     int64_t want, int32_t* prefixes, ByteArrayView* suffixes, int64_t base_offset) {
+  STRATA_ASSIGN_OR_RETURN(const int64_t np, prefix_decoder.Decode(prefixes, want));
+  STRATA_ASSIGN_OR_RETURN(const int64_t ns, suffix_decoder.Decode(suffixes, want));
+  if (np != want || ns != want) return Status::Corrupt("DELTA_BYTE_ARRAY at offset {} ends early", base_offset);
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<int64_t> DeltaByteArrayDecoder::SizeValues(int64_t count) const {
   DeltaBinaryPackedDecoder<int32_t> prefixes = prefixes_;
   DeltaLengthByteArrayDecoder suffixes = suffixes_;
@@ -36,11 +49,7 @@ Result<int64_t> DeltaByteArrayDecoder::SizeValues(int64_t count) const {
   const int64_t first_value = prefixes_.total_values() - prefixes_.values_left();
   for (int64_t done = 0; done < count;) {
     const int64_t want = std::min(kBatch, count - done);
-    STRATA_ASSIGN_OR_RETURN(int64_t np, prefixes.Decode(prefix, want));
-    STRATA_ASSIGN_OR_RETURN(int64_t ns, suffixes.Decode(suffix, want));
-    if (np != want || ns != want) {
-      return Status::Corrupt("DELTA_BYTE_ARRAY at offset {} ends early", base_offset_);
-    }
+    STRATA_RETURN_NOT_OK(DecodeLengths(prefixes, suffixes, want, prefix, suffix, base_offset_));
     for (int64_t i = 0; i < want; ++i) {
       if (prefix[i] < 0 || prefix[i] > previous) {
         return Status::Corrupt("DELTA_BYTE_ARRAY value {} at offset {}: prefix length {} but the previous value has {} bytes",
@@ -71,11 +80,7 @@ Result<int64_t> DeltaByteArrayDecoder::Decode(ByteArrayView* out, int64_t count)
   int64_t pos = 0;
   for (int64_t done = 0; done < n_total;) {
     const int64_t want = std::min(kBatch, n_total - done);
-    STRATA_ASSIGN_OR_RETURN(int64_t np, prefixes_.Decode(prefixes, want));
-    STRATA_ASSIGN_OR_RETURN(int64_t ns, suffixes_.Decode(suffixes, want));
-    if (np != want || ns != want) {
-      return Status::Corrupt("DELTA_BYTE_ARRAY at offset {} ends early", base_offset_);
-    }
+    STRATA_RETURN_NOT_OK(DecodeLengths(prefixes_, suffixes_, want, prefixes, suffixes, base_offset_));
     for (int64_t i = 0; i < want; ++i) {
       if (prefixes[i] > 0) std::memmove(base + pos, previous, static_cast<size_t>(prefixes[i]));
       if (suffixes[i].length > 0) std::memcpy(base + pos + prefixes[i], suffixes[i].data, suffixes[i].length);
