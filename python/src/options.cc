@@ -81,12 +81,32 @@ char CharOption(const py::object& value, const char* key, bool allow_none) {
   return ValueOrThrow(cli::ParseCharOption(key, Str(value, key), allow_none));
 }
 
+// A key or an AAD prefix: bytes as they are, str as its UTF-8 bytes. Never echoed in messages.
+std::string Secret(const py::object& value, const std::string& key) {
+  if (py::isinstance<py::bytes>(value)) return value.cast<std::string>();
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  ThrowInvalid(fmt::format("option '{}': a key is bytes or str, not {}", key,
+                           py::str(py::type::of(value).attr("__name__")).cast<std::string>()));
+}
+
+std::map<std::string, std::string> ColumnKeys(const py::object& value) {
+  if (!py::isinstance<py::dict>(value)) ThrowInvalid("option 'column_keys': a dict of column path to key");
+  std::map<std::string, std::string> keys;
+  for (const auto& item : value.cast<py::dict>()) {
+    const std::string column = Str(py::reinterpret_borrow<py::object>(item.first), "column_keys");
+    if (column.empty()) ThrowInvalid("option 'column_keys': a column path is empty");
+    keys[column] = Secret(py::reinterpret_borrow<py::object>(item.second), "column_keys['" + column + "']");
+  }
+  return keys;
+}
+
 }  // namespace
 
 parquet::WriterOptions ParquetWriterOptionsFromKwargs(const py::dict& kwargs) {
   CheckKnown(kwargs,
              {"codec", "level", "row_group_rows", "row_group_bytes", "page_bytes", "page_rows", "page_version",
-              "dictionary", "encoding", "bloom_filter", "statistics", "threads"},
+              "dictionary", "encoding", "bloom_filter", "statistics", "threads", "footer_key", "column_keys",
+              "plaintext_footer", "encryption_algorithm", "aad_prefix", "store_aad_prefix"},
              "write_parquet");
   parquet::WriterOptions options;
   py::object v;
@@ -127,7 +147,41 @@ parquet::WriterOptions ParquetWriterOptionsFromKwargs(const py::dict& kwargs) {
   if (!(v = Get(kwargs, "bloom_filter")).is_none()) {
     for (const std::string& path : StrList(v, "bloom_filter")) column(path).bloom_filter = true;
   }
+  if (!(v = Get(kwargs, "footer_key")).is_none()) {
+    parquet::FileEncryptionOptions encryption;
+    encryption.footer_key = Secret(v, "footer_key");
+    if (!(v = Get(kwargs, "column_keys")).is_none()) {
+      for (auto& [path, key] : ColumnKeys(v)) encryption.column_keys[path] = {std::move(key), std::nullopt};
+    }
+    if (!(v = Get(kwargs, "plaintext_footer")).is_none()) encryption.plaintext_footer = Bool(v, "plaintext_footer");
+    if (!(v = Get(kwargs, "encryption_algorithm")).is_none()) {
+      const std::string algorithm = Str(v, "encryption_algorithm");
+      if (algorithm != "AES_GCM_V1" && algorithm != "AES_GCM_CTR_V1") {
+        ThrowInvalid(fmt::format("option 'encryption_algorithm': '{}' is not AES_GCM_V1 or AES_GCM_CTR_V1", algorithm));
+      }
+      encryption.ctr_pages = algorithm == "AES_GCM_CTR_V1";
+    }
+    if (!(v = Get(kwargs, "aad_prefix")).is_none()) encryption.aad_prefix = Secret(v, "aad_prefix");
+    if (!(v = Get(kwargs, "store_aad_prefix")).is_none()) encryption.store_aad_prefix = Bool(v, "store_aad_prefix");
+    options.file.encryption = std::move(encryption);
+  } else {
+    for (const char* key : {"column_keys", "plaintext_footer", "encryption_algorithm", "aad_prefix", "store_aad_prefix"}) {
+      if (!Get(kwargs, key).is_none()) ThrowInvalid(fmt::format("option '{}': encrypting needs footer_key", key));
+    }
+  }
   CheckStatus(options.Validate());
+  return options;
+}
+
+std::shared_ptr<const parquet::FileDecryptionOptions> DecryptionOptionsFromKwargs(const py::dict& kwargs) {
+  CheckKnown(kwargs, {"footer_key", "column_keys", "aad_prefix"}, "ParquetFile");
+  py::object v;
+  auto options = std::make_shared<parquet::FileDecryptionOptions>();
+  if (!(v = Get(kwargs, "footer_key")).is_none()) options->footer_key = Secret(v, "footer_key");
+  if (!(v = Get(kwargs, "column_keys")).is_none()) options->column_keys = ColumnKeys(v);
+  if (!(v = Get(kwargs, "aad_prefix")).is_none()) options->aad_prefix = Secret(v, "aad_prefix");
+  if (options->empty()) return nullptr;
+  CheckStatus(options->Validate());
   return options;
 }
 

@@ -4,6 +4,7 @@
 
 #include "strata/csv/reader.h"
 #include "strata/csv/write_options.h"
+#include "strata/parquet/encryption/decryption_options.h"
 #include "strata/parquet/writer_options.h"
 #include "strata_py.h"
 
@@ -11,8 +12,14 @@ namespace strata::python {
 
 // codec, level, row_group_rows, row_group_bytes, page_bytes, page_rows, page_version (1|2),
 // dictionary (bool), encoding (str, or {column: str}), bloom_filter ([columns]), statistics
-// (bool), threads: the options of `strata convert`, with its defaults.
+// (bool), threads: the options of `strata convert`, with its defaults. Encryption: footer_key,
+// column_keys ({column: key}), plaintext_footer, encryption_algorithm ("AES_GCM_V1" |
+// "AES_GCM_CTR_V1"), aad_prefix, store_aad_prefix.
 parquet::WriterOptions ParquetWriterOptionsFromKwargs(const py::dict& kwargs);
+
+// footer_key, column_keys ({column: key}), aad_prefix: what opens an encrypted file; nullptr
+// when none is given. Keys are bytes (or str, taken as its UTF-8 bytes), 16, 24 or 32 of them.
+std::shared_ptr<const parquet::FileDecryptionOptions> DecryptionOptionsFromKwargs(const py::dict& kwargs);
 
 // delimiter, header (True|False|None = detect), null ([spellings]), all_strings, schema
 // ({column: type name} or "name:type,..."), columns ([names]), skip_rows, quote, escape, comment,

@@ -61,8 +61,11 @@ class BatchIterator {
 
 class ParquetReader {
  public:
-  explicit ParquetReader(const std::string& path) : path_(path) {
-    Result<std::unique_ptr<parquet::FileReader>> opened = WithoutGil([&] { return parquet::FileReader::OpenFile(path, Pool()); });
+  ParquetReader(const std::string& path, const py::dict& keys) : path_(path) {
+    parquet::FileReaderOptions options;
+    options.footer.decryption = DecryptionOptionsFromKwargs(keys);
+    Result<std::unique_ptr<parquet::FileReader>> opened =
+        WithoutGil([&] { return parquet::FileReader::OpenFile(path, Pool(), options); });
     file_ = ValueOrThrow(std::move(opened));
     restore_ = PlanRestore(*file_);
     std::vector<FieldPtr> fields;
@@ -295,7 +298,7 @@ void RegisterParquet(py::module_& m) {
       .def("__iter__", [](py::object self) { return self; })
       .def("__next__", &BatchIterator::Next);
   py::class_<ParquetReader>(m, "ParquetReader")
-      .def(py::init<const std::string&>(), py::arg("path"))
+      .def(py::init<const std::string&, const py::dict&>(), py::arg("path"), py::arg("keys"))
       .def_property_readonly("names", &ParquetReader::Names)
       .def_property_readonly("types", &ParquetReader::Types)
       .def_property_readonly("num_rows", &ParquetReader::num_rows)

@@ -203,9 +203,14 @@ class ParquetFile:
             for df in f.iter_batches(batch_rows=65536): ...
     """
 
-    def __init__(self, path):
+    def __init__(self, path, footer_key=None, column_keys=None, aad_prefix=None):
+        """An encrypted file (Parquet modular encryption) opens with its keys: footer_key,
+        column_keys ({column path: key}) for columns with keys of their own, aad_prefix when the
+        writer did not store it. Keys are bytes (or str, as its UTF-8 bytes)."""
         self.path = os.fspath(path)
-        self._reader = _strata.ParquetReader(self.path)
+        keys = {k: v for k, v in (("footer_key", footer_key), ("column_keys", column_keys),
+                                  ("aad_prefix", aad_prefix)) if v is not None}
+        self._reader = _strata.ParquetReader(self.path, keys)
         self._metadata = None
 
     @property
@@ -297,16 +302,18 @@ class ParquetFile:
         return f"strata.ParquetFile({self.path!r})"
 
 
-def read_parquet(path, columns=None, filter=None, row_groups=None, threads=None, **conversion):
+def read_parquet(path, columns=None, filter=None, row_groups=None, threads=None, footer_key=None, column_keys=None,
+                 aad_prefix=None, **conversion):
     """A Parquet file as a DataFrame; see ParquetFile.read. threads: None is strata's default
-    (1: decode on the calling thread), 0 every core, n that many threads."""
-    with ParquetFile(path) as f:
+    (1: decode on the calling thread), 0 every core, n that many threads. Keys of an encrypted
+    file: see ParquetFile."""
+    with ParquetFile(path, footer_key, column_keys, aad_prefix) as f:
         return f.read(columns=columns, row_groups=row_groups, filter=filter, threads=threads, **conversion)
 
 
-def read_table(path, columns=None, row_groups=None, threads=None):
+def read_table(path, columns=None, row_groups=None, threads=None, footer_key=None, column_keys=None, aad_prefix=None):
     """A Parquet file as a strata.Table (strata's arrays, no conversion)."""
-    with ParquetFile(path) as f:
+    with ParquetFile(path, footer_key, column_keys, aad_prefix) as f:
         return f.read_table(columns=columns, row_groups=row_groups, threads=threads)
 
 
@@ -315,7 +322,11 @@ def write_parquet(data, path, **options):
     ("snappy" default, "zstd", "gzip", "lz4", "lz4_raw", "brotli", "uncompressed"), level,
     row_group_rows, row_group_bytes, page_bytes, page_rows, page_version (1|2), dictionary (bool),
     encoding (str for every column or {column: str}), bloom_filter ([columns]), statistics (bool),
-    threads. The file appears at `path` only once complete (written under a temporary name)."""
+    threads. The file appears at `path` only once complete (written under a temporary name).
+    Encryption (Parquet modular encryption) with footer_key (bytes, 16/24/32 of them): every
+    column under it, or with column_keys ({column path or prefix: key}) only those columns, each
+    under its own key; plaintext_footer (bool), encryption_algorithm ("AES_GCM_V1" default,
+    "AES_GCM_CTR_V1"), aad_prefix, store_aad_prefix (bool, default True)."""
     _strata._write_parquet(_table_of(data), os.fspath(path), options)
 
 

@@ -78,11 +78,14 @@ def expand_paths(path):
     return [path]
 
 
-def _read_footers(files):
+_KEY_OPTIONS = ("footer_key", "column_keys", "aad_prefix")
+
+
+def _read_footers(files, keys):
     """(schema, metadata) of every file; footers read in parallel (strata releases the GIL)."""
 
     def footer(path):
-        with strata.ParquetFile(path) as parquet_file:
+        with strata.ParquetFile(path, **keys) as parquet_file:
             return parquet_file.schema, parquet_file.metadata
 
     if len(files) <= 4:
@@ -227,14 +230,16 @@ def read_parquet(
         file for files under small_file_bytes, else per row group.
     threads: strata's decode threads inside each partition's read (Dask's workers already
         run partitions in parallel). Other keywords are strata.read_parquet's conversion
-        options (e.g. decimals="float").
+        options (e.g. decimals="float") and the keys of encrypted files (footer_key,
+        column_keys, aad_prefix; they travel to the workers with the task graph).
     """
     if split_row_groups not in (True, False, "auto"):
         raise ValueError(f"strata.dask: split_row_groups must be True, False or 'auto', not {split_row_groups!r}")
     if filter is not None:
         _filters.validate(filter)
     files = expand_paths(path)
-    footers = _read_footers(files)
+    keys = {name: conversion.pop(name) for name in _KEY_OPTIONS if conversion.get(name) is not None}
+    footers = _read_footers(files, keys)
     schemas = [schema for schema, _ in footers]
     metadatas = [metadata for _, metadata in footers]
     _check_same_schema(files, schemas)
@@ -250,7 +255,9 @@ def read_parquet(
     if index is not None and index not in names:
         raise ValueError(f"strata.dask: index column {index!r} is not in '{files[0]}' (columns: {names})")
 
-    reader = _PartitionReader(columns, filter, index, threads, conversion)
+    # The reader's options are the conversion options and the keys; the token hashes only the
+    # former (no key material in task names).
+    reader = _PartitionReader(columns, filter, index, threads, {**conversion, **keys})
     meta = clear_known_categories(reader.read(files[0], []))
 
     parts = _partitions(files, metadatas, filter, split_row_groups, small_file_bytes)

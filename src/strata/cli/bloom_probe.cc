@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "strata/cli/meta_format.h"
+#include "strata/parquet/chunk_decryption.h"
 #include "strata/parquet/encoding/encoding.h"
 #include "strata/parquet/stats/bloom_filter.h"
 
@@ -294,8 +295,9 @@ std::string ColumnList(const std::vector<Leaf>& leaves) {
 
 }  // namespace
 
-void RunBloomProbes(RandomAccessSource& source, const FileMetaData& md, const std::vector<std::string>& probes,
+void RunBloomProbes(RandomAccessSource& source, const FileFooter& footer, const std::vector<std::string>& probes,
                     bool json, MemoryPool* pool, std::string* out, std::vector<Status>* errors) {
+  const FileMetaData& md = footer.metadata;
   const std::vector<Leaf> leaves = LeafColumns(md);
   JsonWriter writer;
   if (json) {
@@ -345,7 +347,17 @@ void RunBloomProbes(RandomAccessSource& source, const FileMetaData& md, const st
         const ColumnMetaData* chunk = index < chunks.size() && chunks[index].meta_data ? &*chunks[index].meta_data : nullptr;
         Status problem;
         std::optional<bool> maybe_present;
-        if (chunk != nullptr && JoinPath(chunk->path_in_schema) != column) {
+        const std::string where =
+            fmt::format("--bloom-probe '{}': '{}' row group {}, column {} '{}'", probe, source.name(), r, index, column);
+        // Encrypted chunks: the key of the filter's modules (the column's metadata too, so
+        // without it the chunk shows no filter at all).
+        Result<std::shared_ptr<ColumnDecryption>> decryption = std::shared_ptr<ColumnDecryption>();
+        if (index < chunks.size()) {
+          decryption = FindChunkDecryption(footer, source.name(), static_cast<int>(r), static_cast<int>(index), column);
+        }
+        if (!decryption.ok() && (chunk == nullptr || chunk->bloom_filter_offset)) {
+          problem = decryption.status().WithContext(where);
+        } else if (chunk != nullptr && JoinPath(chunk->path_in_schema) != column) {
           // The schema's leaves and the row group's chunks disagree (a malformed file).
           problem = Status::Corrupt("--bloom-probe '{}': '{}' row group {}, column {} is '{}', not '{}'", probe,
                                     source.name(), r, index, Printable(JoinPath(chunk->path_in_schema)), column);
@@ -353,10 +365,10 @@ void RunBloomProbes(RandomAccessSource& source, const FileMetaData& md, const st
           problem = Status::Invalid("--bloom-probe '{}': '{}' row group {}, column {} '{}': no Bloom filter", probe,
                                     source.name(), r, index, column);
         } else {
-          auto filter = BloomFilter::Read(source, *chunk->bloom_filter_offset, chunk->bloom_filter_length, pool);
+          auto filter = BloomFilter::Read(source, *chunk->bloom_filter_offset, chunk->bloom_filter_length, pool,
+                                          decryption->get());
           if (filter.ok()) maybe_present = (*filter)->FindHash(hash);
-          else problem = filter.status().WithContext(fmt::format("--bloom-probe '{}': '{}' row group {}, column {} '{}'",
-                                                                 probe, source.name(), r, index, column));
+          else problem = filter.status().WithContext(where);
         }
         const char* result = maybe_present ? (*maybe_present ? "maybe present" : "absent") : nullptr;
         if (json) {

@@ -10,6 +10,7 @@
 
 #include "strata/io/random_access_source.h"
 #include "strata/memory/memory_pool.h"
+#include "strata/parquet/thrift/footer.h"
 #include "strata/parquet/thrift/parquet_types.h"
 #include "strata/util/result.h"
 
@@ -36,8 +37,9 @@ Result<std::string> EncodeProbeValue(std::string_view value, const parquet::Sche
 // {"file":...,"bloom_probes":[{"column","value","row_groups":[{"row_group","result"}]}]}.
 // Problems are appended to `errors`, one Status each, and the other probes still run: an
 // unknown column, a value that does not convert, a chunk without a filter ("no Bloom filter"),
-// a filter that does not read.
-void RunBloomProbes(RandomAccessSource& source, const parquet::FileMetaData& metadata,
+// a filter that does not read, an encrypted chunk whose key was not given. Encrypted chunks'
+// filters are decrypted with the keys the footer was read with (footer.decryptor).
+void RunBloomProbes(RandomAccessSource& source, const parquet::FileFooter& footer,
                     const std::vector<std::string>& probes, bool json, MemoryPool* pool, std::string* out,
                     std::vector<Status>* errors);
 

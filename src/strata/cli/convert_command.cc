@@ -118,6 +118,7 @@ Result<parquet::WriterOptions> MakeWriterOptions(const ConvertArgs& args) {
     }
   }
   for (const std::string& path : args.bloom_filters) column(path).bloom_filter = true;
+  STRATA_ASSIGN_OR_RETURN(options.file.encryption, MakeEncryptionOptions(args.encryption));
   STRATA_RETURN_NOT_OK(options.Validate());
   return options;
 }
@@ -378,6 +379,8 @@ void RegisterConvertCommand(CLI::App& app, CommandAction& action) {
                                                  "Arrow IPC output: body compression none (default), lz4 or zstd");
   AddCsvOptions(sub, &args->csv);
   AddEncryptionOptions(sub, &args->encryption);
+  AddEncryptionWriteOptions(sub, &args->encryption);
+  for (CLI::Option* option : args->encryption.write_options) parquet_only.push_back(option);
   sub->callback([&action, args] { action = [args] { return RunConvert(*args); }; });
 }
 

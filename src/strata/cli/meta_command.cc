@@ -15,6 +15,7 @@
 #include "strata/cli/meta_format.h"
 #include "strata/cli/page_index_format.h"
 #include "strata/io/random_access_source.h"
+#include "strata/parquet/chunk_decryption.h"
 #include "strata/parquet/thrift/footer.h"
 
 namespace strata::cli {
@@ -321,7 +322,7 @@ Result<MetaReport> BuildMetaReport(RandomAccessSource& source, const std::string
   STRATA_ASSIGN_OR_RETURN(FileFooter footer, ReadFooter(source, pool, footer_options));
   MetaReport report;
   if (!options.bloom_probes.empty()) {
-    RunBloomProbes(source, footer.metadata, options.bloom_probes, options.json, pool, &report.out, &report.errors);
+    RunBloomProbes(source, footer, options.bloom_probes, options.json, pool, &report.out, &report.errors);
     return report;
   }
   FileExtras extras(footer.metadata.row_groups.size());
@@ -329,9 +330,13 @@ Result<MetaReport> BuildMetaReport(RandomAccessSource& source, const std::string
     const auto& columns = footer.metadata.row_groups[r].columns;
     extras[r].resize(columns.size());
     for (size_t c = 0; c < columns.size(); ++c) {
-      // An encrypted chunk's index and filter are encrypted too: nothing to read without keys.
-      if (!columns[c].meta_data || columns[c].crypto_metadata) continue;
-      extras[r][c] = ReadChunkExtras(source, columns[c], r, c, pool);
+      if (!columns[c].meta_data) continue;
+      // An encrypted chunk's index and filter are encrypted too: nothing to read without keys
+      // (a chunk whose key is not known stays unread, as without any keys).
+      auto decryption = FindChunkDecryption(footer, source.name(), static_cast<int>(r), static_cast<int>(c),
+                                            JoinPath(columns[c].meta_data->path_in_schema));
+      if (!decryption.ok()) continue;
+      extras[r][c] = ReadChunkExtras(source, columns[c], r, c, pool, decryption->get());
       for (const Status* st : {&extras[r][c].column_index_error, &extras[r][c].offset_index_error,
                                &extras[r][c].bloom_filter_error}) {
         if (!st->ok()) report.warnings.push_back(*st);

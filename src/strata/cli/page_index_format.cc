@@ -75,23 +75,23 @@ std::string PageLine(const ChunkExtras& extras, size_t p, PhysicalType type, con
 }  // namespace
 
 ChunkExtras ReadChunkExtras(RandomAccessSource& source, const ColumnChunk& chunk, size_t row_group, size_t column,
-                            MemoryPool* pool) {
+                            MemoryPool* pool, const ColumnDecryption* decryption) {
   ChunkExtras extras;
   if (chunk.column_index_offset) {
-    auto read = ReadColumnIndex(source, chunk, pool);
+    auto read = ReadColumnIndex(source, chunk, pool, decryption);
     if (read.ok()) extras.column_index = std::move(*read);
     else extras.column_index_error = read.status().WithContext(
              Where(source, row_group, column, chunk, "column index", chunk.column_index_offset, chunk.column_index_length));
   }
   if (chunk.offset_index_offset) {
-    auto read = ReadOffsetIndex(source, chunk, pool);
+    auto read = ReadOffsetIndex(source, chunk, pool, decryption);
     if (read.ok()) extras.offset_index = std::move(*read);
     else extras.offset_index_error = read.status().WithContext(
              Where(source, row_group, column, chunk, "offset index", chunk.offset_index_offset, chunk.offset_index_length));
   }
   if (chunk.meta_data && chunk.meta_data->bloom_filter_offset) {
     const ColumnMetaData& md = *chunk.meta_data;
-    auto read = BloomFilter::Read(source, *md.bloom_filter_offset, md.bloom_filter_length, pool);
+    auto read = BloomFilter::Read(source, *md.bloom_filter_offset, md.bloom_filter_length, pool, decryption);
     if (read.ok()) extras.bloom_filter_bytes = (*read)->num_bytes();
     else extras.bloom_filter_error = read.status().WithContext(
              Where(source, row_group, column, chunk, "Bloom filter", md.bloom_filter_offset, md.bloom_filter_length));

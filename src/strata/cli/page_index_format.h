@@ -11,6 +11,7 @@
 #include "strata/cli/meta_format.h"
 #include "strata/io/random_access_source.h"
 #include "strata/memory/memory_pool.h"
+#include "strata/parquet/encryption/column_decryption.h"
 #include "strata/parquet/thrift/parquet_types.h"
 #include "strata/util/status.h"
 
@@ -28,10 +29,11 @@ struct ChunkExtras {
 };
 
 // Reads the page index and Bloom filter of `chunk` (column `column` of row group `row_group`)
-// when its metadata points at them. Never fails: errors land in the result. Buffers come from
+// when its metadata points at them, decrypting them with `decryption` for an encrypted chunk
+// (parquet/chunk_decryption.h). Never fails: errors land in the result. Buffers come from
 // `pool` and are released before returning.
 ChunkExtras ReadChunkExtras(RandomAccessSource& source, const parquet::ColumnChunk& chunk, size_t row_group,
-                            size_t column, MemoryPool* pool);
+                            size_t column, MemoryPool* pool, const parquet::ColumnDecryption* decryption = nullptr);
 
 // Text lines, indented for a column chunk of `strata meta`: the index locations, then a summary
 // of each index (pages, boundary order, null pages, first rows), and with `pages` one line per

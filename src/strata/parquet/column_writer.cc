@@ -34,9 +34,11 @@ int32_t CheckedInt32(int64_t value) { return static_cast<int32_t>(value); }
 
 class ColumnChunkWriter::Impl {
  public:
-  Impl(const WriterColumn& column, const FileWriteOptions& file, MemoryPool* pool)
+  Impl(const WriterColumn& column, const FileWriteOptions& file, const encryption::FileEncryptor* encryptor,
+       MemoryPool* pool)
       : column_(column),
         file_(file),
+        encryptor_(encryptor),
         options_(column.options),
         pool_(pool),
         v1_(file.page_version == DataPageVersion::kV1),
@@ -57,6 +59,7 @@ class ColumnChunkWriter::Impl {
         gathered_(pool),
         hashes_(pool),
         bloom_bytes_(pool),
+        bloom_modules_(pool),
         page_stats_(pool, column.physical_type, column.type_length, column.sort_order, column.is_float16),
         chunk_stats_(pool, column.physical_type, column.type_length, column.sort_order, column.is_float16),
         column_index_(StatisticsOptions{column.options.max_statistics_bytes}),
@@ -67,6 +70,8 @@ class ColumnChunkWriter::Impl {
 
   Status Init() {
     STRATA_RETURN_NOT_OK(pages_.Init(options_.codec, options_.compression_level));
+    encryption_ = encryptor_ != nullptr ? encryptor_->column(column_.column_index) : nullptr;
+    if (encryption_ != nullptr) pages_.EnableEncryption(encryptor_, encryption_->key, column_.column_index);
     if (options_.dictionary) {
       const int width = column_.physical_type == PhysicalType::kByteArray ? 0 : gatherer_.value_width();
       STRATA_ASSIGN_OR_RETURN(dictionary_, DictionaryEncoder::Make(pool_, width));
@@ -96,7 +101,8 @@ class ColumnChunkWriter::Impl {
     int64_t total = values_.capacity() + encoded_.capacity() + pages_.memory_size() +
                     def_bytes_.capacity() + rep_bytes_.capacity() + def_bits_.capacity() + chunk_.capacity() +
                     dictionary_scratch_.capacity() + dictionary_values_.capacity() + remap_.capacity() +
-                    gathered_.capacity() + hashes_.capacity() + bloom_bytes_.capacity() + gatherer_.memory_size() +
+                    gathered_.capacity() + hashes_.capacity() + bloom_bytes_.capacity() + bloom_modules_.capacity() +
+                    gatherer_.memory_size() +
                     def_encoder_.memory_size() + rep_encoder_.memory_size() + index_encoder_.memory_size() +
                     page_stats_.memory_size() + chunk_stats_.memory_size() + alp_float_.memory_size() +
                     alp_double_.memory_size();
@@ -125,6 +131,10 @@ class ColumnChunkWriter::Impl {
 
   const WriterColumn& column_;
   const FileWriteOptions& file_;
+  const encryption::FileEncryptor* encryptor_;  // nullptr: a plaintext file
+  const encryption::ColumnEncryptor* encryption_ = nullptr;  // nullptr: a plaintext column
+  // Chunks written so far: the ordinal of the row group being built (encryption AADs).
+  int64_t chunks_written_ = 0;
   const ColumnWriteOptions& options_;
   MemoryPool* pool_;
   bool v1_;
@@ -163,6 +173,7 @@ class ColumnChunkWriter::Impl {
   ResizableBuffer gathered_;
   ResizableBuffer hashes_;  // Bloom filter hashes of values not in the dictionary
   ResizableBuffer bloom_bytes_;
+  ResizableBuffer bloom_modules_;  // the encrypted header and bitset
   std::unique_ptr<BloomFilter> bloom_;
 
   StatisticsCollector page_stats_;
@@ -730,6 +741,7 @@ Result<WrittenChunk> ColumnChunkWriter::Impl::WriteChunk(OutputSink* sink) {
   }
   out.chunk.meta_data = std::move(meta);
   ResetChunk();
+  pages_.StartChunk(++chunks_written_);
   return out;
 }
 
@@ -737,10 +749,22 @@ Result<std::optional<std::pair<int64_t, int32_t>>> ColumnChunkWriter::Impl::Writ
   if (bloom_ == nullptr) return std::optional<std::pair<int64_t, int32_t>>();
   bloom_bytes_.Clear();
   STRATA_RETURN_NOT_OK(bloom_->WriteTo(&bloom_bytes_));
+  std::span<const uint8_t> stored = bloom_bytes_.span();
+  if (encryption_ != nullptr) {
+    // Two modules, the header and the bitset, of the chunk WriteChunk just wrote.
+    const int64_t row_group = chunks_written_ - 1;
+    const auto header_bytes = static_cast<size_t>(bloom_bytes_.size() - bloom_->num_bytes());
+    bloom_modules_.Clear();
+    STRATA_RETURN_NOT_OK(encryptor_->Encrypt(encryption::ModuleType::kBloomFilterHeader, encryption_->key, row_group,
+                                             column_.column_index, 0, stored.first(header_bytes), &bloom_modules_));
+    STRATA_RETURN_NOT_OK(encryptor_->Encrypt(encryption::ModuleType::kBloomFilterBitset, encryption_->key, row_group,
+                                             column_.column_index, 0, stored.subspan(header_bytes), &bloom_modules_));
+    stored = bloom_modules_.span();
+  }
   const int64_t offset = sink->position();
-  STRATA_RETURN_NOT_OK(sink->Write(bloom_bytes_.data(), bloom_bytes_.size()));
+  STRATA_RETURN_NOT_OK(sink->Write(stored.data(), static_cast<int64_t>(stored.size())));
   bloom_.reset();
-  return std::optional(std::pair<int64_t, int32_t>(offset, CheckedInt32(bloom_bytes_.size())));
+  return std::optional(std::pair<int64_t, int32_t>(offset, CheckedInt32(static_cast<int64_t>(stored.size()))));
 }
 
 void ColumnChunkWriter::Impl::ResetChunk() {
@@ -772,8 +796,10 @@ void ColumnChunkWriter::Impl::ResetChunk() {
 // ---- the public shell ------------------------------------------------------------------------------
 
 Result<std::unique_ptr<ColumnChunkWriter>> ColumnChunkWriter::Make(const WriterColumn& column,
-                                                                   const FileWriteOptions& options, MemoryPool* pool) {
-  auto impl = std::make_unique<Impl>(column, options, pool);
+                                                                   const FileWriteOptions& options,
+                                                                   const encryption::FileEncryptor* encryptor,
+                                                                   MemoryPool* pool) {
+  auto impl = std::make_unique<Impl>(column, options, encryptor, pool);
   STRATA_RETURN_NOT_OK(impl->Init());
   return std::unique_ptr<ColumnChunkWriter>(new ColumnChunkWriter(std::move(impl)));
 }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "strata/io/output_sink.h"
+#include "strata/parquet/encryption/file_encryptor.h"
 #include "strata/parquet/level_builder.h"
 #include "strata/parquet/thrift/parquet_types.h"
 #include "strata/parquet/writer_options.h"
@@ -27,9 +28,10 @@ struct WrittenChunk {
 
 class ColumnChunkWriter {
  public:
-  // `column` must outlive the writer.
+  // `column` (and `encryptor`, nullptr for a plaintext file) must outlive the writer. An
+  // encrypted column's pages, headers and Bloom filters are written as modules.
   static Result<std::unique_ptr<ColumnChunkWriter>> Make(const WriterColumn& column, const FileWriteOptions& options,
-                                                         MemoryPool* pool);
+                                                         const encryption::FileEncryptor* encryptor, MemoryPool* pool);
   ~ColumnChunkWriter();
 
   // Appends one batch of this leaf. May run concurrently with other columns' writers.

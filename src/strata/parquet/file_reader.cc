@@ -6,6 +6,7 @@
 
 #include "strata/exec/task_group.h"
 #include "strata/exec/thread_pool.h"
+#include "strata/parquet/chunk_decryption.h"
 
 namespace strata::parquet {
 
@@ -78,29 +79,8 @@ Result<ColumnChunkLocation> FileReader::ChunkLocation(int row_group, int column)
   if (chunk.file_path && !chunk.file_path->empty()) {
     return Status::NotImplemented("{}: the chunk lives in another file ('{}')", where(), *chunk.file_path);
   }
-  // DuckDB's files (their footer opens without an AAD) encrypt every column with the footer
-  // key but mark none of them.
-  const bool duckdb_uniform = footer_.decryptor && footer_.decryptor->without_aad() && !chunk.crypto_metadata;
-  const bool encrypted = chunk.crypto_metadata || chunk.encrypted_column_metadata || duckdb_uniform;
-  std::optional<std::string> key;
-  if (duckdb_uniform) {
-    STRATA_ASSIGN_OR_RETURN(key, footer_.decryptor->FooterKey());
-  } else if (encrypted) {
-    if (!footer_.decryptor) {
-      return Status::Invalid("{}: the column is encrypted: give its key (--column-key {}:KEY, or --footer-key)",
-                             where(), descriptor.dotted_path);
-    }
-    if (!chunk.crypto_metadata) return Status::Corrupt("{}: encrypted column metadata without crypto metadata", where());
-    const auto kind = chunk.crypto_metadata->kind;
-    if (kind == ColumnCryptoMetaData::Kind::kUnknown) {
-      return Status::NotImplemented("{}: column crypto metadata of an unknown kind (union field {})", where(),
-                                    chunk.crypto_metadata->unknown_field_id);
-    }
-    auto found = footer_.decryptor->ColumnKey(kind == ColumnCryptoMetaData::Kind::kFooterKey,
-                                              chunk.crypto_metadata->key_metadata, descriptor.dotted_path);
-    if (!found.ok()) return found.status();
-    key = std::move(*found);
-  }
+  STRATA_ASSIGN_OR_RETURN(auto decryption,
+                          FindChunkDecryption(footer_, source_->name(), row_group, column, descriptor.dotted_path));
   if (!chunk.meta_data) return Status::Corrupt("{}: the column chunk has no metadata", where());
   const ColumnMetaData& meta = *chunk.meta_data;
   if (meta.type != descriptor.physical_type) {
@@ -127,17 +107,53 @@ Result<ColumnChunkLocation> FileReader::ChunkLocation(int row_group, int column)
     return Status::Corrupt("{}: chunk at offset {} with {} bytes lies outside the file ({} bytes)", where(),
                            location.offset, location.length, footer_.file_size);
   }
-  if (key) {
-    auto decryption = std::make_shared<ColumnDecryption>();
-    decryption->decryptor = footer_.decryptor;
-    decryption->key = std::move(*key);
-    decryption->row_group_ordinal =
-        footer_.metadata.row_groups[static_cast<size_t>(row_group)].ordinal.value_or(static_cast<int16_t>(row_group));
-    decryption->column_ordinal = column;
+  if (decryption) {
     decryption->has_dictionary_page = meta.dictionary_page_offset && location.offset == *meta.dictionary_page_offset;
     location.decryption = std::move(decryption);
   }
   return location;
+}
+
+Result<FileReader::ChunkExtrasSource> FileReader::ChunkExtras(int row_group, int column) const {
+  if (row_group < 0 || row_group >= num_row_groups()) {
+    return Status::Invalid("'{}': no row group {} (the file has {})", source_->name(), row_group, num_row_groups());
+  }
+  const auto& chunks = footer_.metadata.row_groups[static_cast<size_t>(row_group)].columns;
+  if (column < 0 || column >= descriptor_->num_columns() || static_cast<size_t>(column) >= chunks.size()) {
+    return Status::Invalid("'{}': no column {} in row group {} (the file has {})", source_->name(), column, row_group,
+                           descriptor_->num_columns());
+  }
+  const ColumnChunk& chunk = chunks[static_cast<size_t>(column)];
+  const std::string& path = descriptor_->column(column).dotted_path;
+  STRATA_ASSIGN_OR_RETURN(auto decryption, FindChunkDecryption(footer_, source_->name(), row_group, column, path));
+  if (!chunk.meta_data) {
+    return Status::Corrupt("'{}', column '{}' (row group {}): the column chunk has no metadata", source_->name(), path,
+                           row_group);
+  }
+  return ChunkExtrasSource{&chunk, std::move(decryption)};
+}
+
+Result<std::optional<ColumnIndex>> FileReader::ReadColumnIndex(int row_group, int column) const {
+  STRATA_ASSIGN_OR_RETURN(auto extras, ChunkExtras(row_group, column));
+  return parquet::ReadColumnIndex(*source_, *extras.chunk, pool_, extras.decryption.get());
+}
+
+Result<std::optional<OffsetIndex>> FileReader::ReadOffsetIndex(int row_group, int column) const {
+  STRATA_ASSIGN_OR_RETURN(auto extras, ChunkExtras(row_group, column));
+  return parquet::ReadOffsetIndex(*source_, *extras.chunk, pool_, extras.decryption.get());
+}
+
+Result<std::unique_ptr<BloomFilter>> FileReader::ReadBloomFilter(int row_group, int column) const {
+  STRATA_ASSIGN_OR_RETURN(auto extras, ChunkExtras(row_group, column));
+  const ColumnMetaData& meta = *extras.chunk->meta_data;
+  if (!meta.bloom_filter_offset) return std::unique_ptr<BloomFilter>();
+  auto filter = BloomFilter::Read(*source_, *meta.bloom_filter_offset, meta.bloom_filter_length, pool_,
+                                  extras.decryption.get());
+  if (!filter.ok()) {
+    return filter.status().WithContext(fmt::format("'{}', column '{}' (row group {})", source_->name(),
+                                                   descriptor_->column(column).dotted_path, row_group));
+  }
+  return filter;
 }
 
 Result<std::unique_ptr<BatchReader>> FileReader::ReadBatches(const BatchReadOptions& options) {

@@ -19,6 +19,8 @@
 #include "strata/parquet/nested_column_reader.h"
 #include "strata/parquet/reader_options.h"
 #include "strata/parquet/schema.h"
+#include "strata/parquet/stats/bloom_filter.h"
+#include "strata/parquet/stats/page_index.h"
 #include "strata/parquet/thrift/footer.h"
 
 namespace strata::exec {
@@ -145,9 +147,27 @@ class FileReader {
   // The chunk of `column` in `row_group`, checked against the schema and the file's size.
   Result<ColumnChunkLocation> ChunkLocation(int row_group, int column) const;
 
+  // What lies beyond the pages of `column`'s chunk in `row_group` (leaf column index, as in
+  // ChunkLocation): its page index and Bloom filter, read from the source now (nothing is
+  // cached), decrypted with the column's key when the chunk is encrypted. nullopt / nullptr
+  // when the chunk has none. Invalid for a row group or column out of range, or an encrypted
+  // column whose key was not given; the readers' errors otherwise (stats/page_index.h,
+  // stats/bloom_filter.h). Temporary buffers and the filter's bitset come from pool(); the
+  // filter must not outlive the pool.
+  Result<std::optional<ColumnIndex>> ReadColumnIndex(int row_group, int column) const;
+  Result<std::optional<OffsetIndex>> ReadOffsetIndex(int row_group, int column) const;
+  Result<std::unique_ptr<BloomFilter>> ReadBloomFilter(int row_group, int column) const;
+
  private:
   FileReader() = default;
   Status CheckRowGroups() const;
+  // The chunk the page index and Bloom filter accessors read, and its decryption (null when
+  // the chunk is plaintext).
+  struct ChunkExtrasSource {
+    const ColumnChunk* chunk = nullptr;
+    std::shared_ptr<const ColumnDecryption> decryption;
+  };
+  Result<ChunkExtrasSource> ChunkExtras(int row_group, int column) const;
 
   std::shared_ptr<RandomAccessSource> source_;
   MemoryPool* pool_ = nullptr;

@@ -1,6 +1,7 @@
 #include "strata/parquet/file_writer.h"
 
 #include <cstring>
+#include <limits>
 
 #include "strata/exec/task_group.h"
 #include "strata/exec/thread_pool.h"
@@ -16,6 +17,16 @@ namespace {
 // Rows handed to the column writers at a time: the row-group byte limit is checked between
 // slices, so it is not overshot by more than one slice's pages.
 constexpr int64_t kSliceRows = 64 * 1024;
+
+// The encryptor's algorithm in the Thrift struct the file stores.
+EncryptionAlgorithm AlgorithmOf(const encryption::EncryptionParameters& parameters) {
+  EncryptionAlgorithm algorithm;
+  algorithm.kind = parameters.ctr_pages ? EncryptionAlgorithm::Kind::kAesGcmCtrV1 : EncryptionAlgorithm::Kind::kAesGcmV1;
+  algorithm.aad_prefix = parameters.aad_prefix;
+  algorithm.aad_file_unique = parameters.aad_file_unique;
+  if (parameters.supply_aad_prefix) algorithm.supply_aad_prefix = true;
+  return algorithm;
+}
 
 }  // namespace
 
@@ -65,8 +76,9 @@ Status FileWriter::Init(std::shared_ptr<Schema> schema) {
     builder->set_flat_levels_from_validity(true);
     level_builders_.push_back(std::move(builder));
   }
+  STRATA_RETURN_NOT_OK(InitEncryption());
   for (const WriterColumn& column : schema_.columns) {
-    STRATA_ASSIGN_OR_RETURN(auto writer, ColumnChunkWriter::Make(column, options_.file, pool_));
+    STRATA_ASSIGN_OR_RETURN(auto writer, ColumnChunkWriter::Make(column, options_.file, encryptor_.get(), pool_));
     column_writers_.push_back(std::move(writer));
   }
   metadata_.version = 2;
@@ -80,7 +92,42 @@ Status FileWriter::Init(std::shared_ptr<Schema> schema) {
   for (const auto& [key, value] : options_.file.key_value_metadata.pairs()) key_values.push_back({key, value});
   if (!key_values.empty()) metadata_.key_value_metadata = std::move(key_values);
   metadata_.column_orders = std::vector<ColumnOrder>(schema_.columns.size());  // TYPE_ORDER for every column
-  return sink_->Write(kParquetMagic, 4);
+  const bool encrypted_footer = encryptor_ != nullptr && !encryptor_->plaintext_footer();
+  return sink_->Write(encrypted_footer ? kParquetEncryptedMagic : kParquetMagic, 4);
+}
+
+Status FileWriter::InitEncryption() {
+  if (!options_.file.encryption) return Status::OK();
+  const FileEncryptionOptions& options = *options_.file.encryption;
+  std::vector<std::optional<encryption::ColumnEncryptor>> columns;
+  std::vector<bool> key_used(options.column_keys.size(), false);
+  for (const WriterColumn& column : schema_.columns) {
+    // The longest key path covering the column wins, as with column overrides.
+    const ColumnEncryptionKey* own = nullptr;
+    size_t best_length = 0;
+    size_t k = 0;
+    for (const auto& [path, key] : options.column_keys) {
+      if (PathCovers(path, column.dotted_path) && path.size() >= best_length) {
+        own = &key;
+        best_length = path.size();
+        key_used[k] = true;
+      }
+      ++k;
+    }
+    if (own != nullptr) {
+      columns.push_back(encryption::ColumnEncryptor{own->key, false, own->key_metadata, column.path});
+    } else if (options.column_keys.empty() || options.encrypt_other_columns) {
+      columns.push_back(encryption::ColumnEncryptor{options.footer_key, true, std::nullopt, column.path});
+    } else {
+      columns.push_back(std::nullopt);
+    }
+  }
+  size_t k = 0;
+  for (const auto& entry : options.column_keys) {
+    if (!key_used[k++]) return Status::Invalid("a column key is given for '{}', which is no column of the file", entry.first);
+  }
+  STRATA_ASSIGN_OR_RETURN(encryptor_, encryption::FileEncryptor::Make(options, std::move(columns)));
+  return Status::OK();
 }
 
 Status FileWriter::Fail(Status status) {
@@ -229,21 +276,32 @@ Status FileWriter::FlushRowGroup() {
     row_group.total_byte_size += meta.total_uncompressed_size;
     compressed += meta.total_compressed_size;
     PendingIndex pending{row_group_index, static_cast<int>(c), 0, 0, 0, 0};
-    auto keep = [&](int64_t* offset, int64_t* length) -> Status {
+    // An encrypted column's indexes are kept as modules.
+    const encryption::ColumnEncryptor* encryption = encryptor_ ? encryptor_->column(static_cast<int>(c)) : nullptr;
+    auto keep = [&](encryption::ModuleType type, int64_t* offset, int64_t* length) -> Status {
       *offset = index_bytes_->size();
-      *length = static_cast<int64_t>(serialize_scratch_.size());
-      return index_bytes_->Append(serialize_scratch_.data(), *length);
+      if (encryption != nullptr) {
+        const std::span<const uint8_t> plain(reinterpret_cast<const uint8_t*>(serialize_scratch_.data()),
+                                             serialize_scratch_.size());
+        STRATA_RETURN_NOT_OK(encryptor_->Encrypt(type, encryption->key, row_group_index, static_cast<int64_t>(c), 0,
+                                                 plain, index_bytes_.get()));
+      } else {
+        STRATA_RETURN_NOT_OK(
+            index_bytes_->Append(serialize_scratch_.data(), static_cast<int64_t>(serialize_scratch_.size())));
+      }
+      *length = index_bytes_->size() - *offset;
+      return Status::OK();
     };
     Status kept;
     if (written->column_index) {
       serialize_scratch_.clear();
       SerializeColumnIndex(*written->column_index, &serialize_scratch_);
-      kept = keep(&pending.column_index_offset, &pending.column_index_length);
+      kept = keep(encryption::ModuleType::kColumnIndex, &pending.column_index_offset, &pending.column_index_length);
     }
     if (kept.ok() && written->offset_index) {
       serialize_scratch_.clear();
       SerializeOffsetIndex(*written->offset_index, &serialize_scratch_);
-      kept = keep(&pending.offset_index_offset, &pending.offset_index_length);
+      kept = keep(encryption::ModuleType::kOffsetIndex, &pending.offset_index_offset, &pending.offset_index_length);
     }
     if (!kept.ok()) return Fail(kept);
     if (pending.column_index_length > 0 || pending.offset_index_length > 0) pending_indexes_.push_back(pending);
@@ -285,14 +343,92 @@ Status FileWriter::WriteFooter() {
   index_bytes_->Release();
   metadata_.num_rows = rows_written_;
   std::string footer;
-  SerializeFileMetaData(metadata_, &footer);
+  const char* magic = kParquetMagic;
+  STRATA_RETURN_NOT_OK(SerializeFooter(&footer, &magic));
+  if (footer.size() > std::numeric_limits<uint32_t>::max()) {
+    return Status::LimitExceeded("a footer of {} bytes does not fit its 4-byte length", footer.size());
+  }
   const auto length = static_cast<uint32_t>(footer.size());
   uint8_t tail[8];
   std::memcpy(tail, &length, 4);
-  std::memcpy(tail + 4, kParquetMagic, 4);
+  std::memcpy(tail + 4, magic, 4);
   STRATA_RETURN_NOT_OK(sink_->Write(footer.data(), static_cast<int64_t>(footer.size())));
   STRATA_RETURN_NOT_OK(sink_->Write(tail, 8));
   return sink_->Close();
+}
+
+Status FileWriter::SerializeFooter(std::string* footer, const char** magic) {
+  if (encryptor_ == nullptr) {
+    SerializeFileMetaData(metadata_, footer);
+    *magic = kParquetMagic;
+    return Status::OK();
+  }
+  // metadata() stays whole for the caller; the stored copy has encrypted columns' metadata as
+  // modules (Encryption.md 5.3): always for columns with keys of their own, and for the
+  // footer key's columns too under a plaintext footer, which then keeps only the metadata
+  // that reveals no values (no statistics) in the clear, for readers without keys.
+  const bool plaintext_footer = encryptor_->plaintext_footer();
+  FileMetaData stored = metadata_;
+  ResizableBuffer module(pool_);
+  std::string plain;
+  for (size_t r = 0; r < stored.row_groups.size(); ++r) {
+    for (size_t c = 0; c < stored.row_groups[r].columns.size(); ++c) {
+      const encryption::ColumnEncryptor* encryption = encryptor_->column(static_cast<int>(c));
+      if (encryption == nullptr) continue;
+      ColumnChunk& chunk = stored.row_groups[r].columns[c];
+      ColumnCryptoMetaData crypto;
+      crypto.kind = encryption->with_footer_key ? ColumnCryptoMetaData::Kind::kFooterKey
+                                                : ColumnCryptoMetaData::Kind::kColumnKey;
+      if (!encryption->with_footer_key) {
+        crypto.path_in_schema = encryption->path;
+        crypto.key_metadata = encryption->key_metadata;
+      }
+      chunk.crypto_metadata = std::move(crypto);
+      if (encryption->with_footer_key && !plaintext_footer) continue;
+      plain.clear();
+      SerializeColumnMetaData(*chunk.meta_data, &plain);
+      module.Clear();
+      STRATA_RETURN_NOT_OK(encryptor_->Encrypt(
+          encryption::ModuleType::kColumnMetaData, encryption->key, static_cast<int64_t>(r), static_cast<int64_t>(c), 0,
+          {reinterpret_cast<const uint8_t*>(plain.data()), plain.size()}, &module));
+      chunk.encrypted_column_metadata = std::string(reinterpret_cast<const char*>(module.data()),
+                                                    static_cast<size_t>(module.size()));
+      if (plaintext_footer) {
+        chunk.meta_data->statistics.reset();
+        chunk.meta_data->size_statistics.reset();
+        chunk.meta_data->geospatial_statistics.reset();
+        chunk.meta_data->encoding_stats.reset();
+      } else {
+        chunk.meta_data.reset();
+      }
+    }
+  }
+  const EncryptionAlgorithm algorithm = AlgorithmOf(encryptor_->parameters());
+  const std::optional<std::string>& key_metadata = encryptor_->parameters().footer_key_metadata;
+  if (plaintext_footer) {
+    stored.encryption_algorithm = algorithm;
+    stored.footer_signing_key_metadata = key_metadata;
+    SerializeFileMetaData(stored, footer);
+    std::string signature;
+    STRATA_RETURN_NOT_OK(encryptor_->SignFooter(
+        {reinterpret_cast<const uint8_t*>(footer->data()), footer->size()}, pool_, &signature));
+    footer->append(signature);
+    *magic = kParquetMagic;
+    return Status::OK();
+  }
+  // FileCryptoMetaData, then the footer's module.
+  FileCryptoMetaData crypto;
+  crypto.encryption_algorithm = algorithm;
+  crypto.key_metadata = key_metadata;
+  SerializeFileCryptoMetaData(crypto, footer);
+  plain.clear();
+  SerializeFileMetaData(stored, &plain);
+  module.Clear();
+  STRATA_RETURN_NOT_OK(encryptor_->Encrypt(encryption::ModuleType::kFooter, encryptor_->footer_key(), 0, 0, 0,
+                                           {reinterpret_cast<const uint8_t*>(plain.data()), plain.size()}, &module));
+  footer->append(reinterpret_cast<const char*>(module.data()), static_cast<size_t>(module.size()));
+  *magic = kParquetEncryptedMagic;
+  return Status::OK();
 }
 
 Status FileWriter::Close() {

@@ -1,9 +1,9 @@
 // FileWriter: the entry point of the Parquet write path. Opens on a path (written under a
 // temporary name and renamed on a successful Close) or any OutputSink, with a schema, the pool
 // and options; takes record batches or tables; cuts them into row groups; and writes the Bloom
-// filters, the page index and the footer. Memory: one row group's encoded (compressed) pages
-// plus each column's dictionary and current page, whatever the input's size (see
-// FileWriteOptions::max_row_group_bytes).
+// filters, the page index and the footer, encrypting them when asked (Parquet modular
+// encryption). Memory: one row group's encoded (compressed) pages plus each column's dictionary
+// and current page, whatever the input's size (see FileWriteOptions::max_row_group_bytes).
 #pragma once
 
 #include <memory>
@@ -13,6 +13,7 @@
 #include "strata/array/record_batch.h"
 #include "strata/array/table.h"
 #include "strata/io/output_sink.h"
+#include "strata/parquet/encryption/file_encryptor.h"
 #include "strata/parquet/thrift/parquet_types.h"
 #include "strata/parquet/writer_options.h"
 #include "strata/parquet/writer_schema.h"
@@ -69,6 +70,11 @@ class FileWriter {
   // Runs fn(i) for i in [0, count) on the writer's threads; the first error wins.
   template <typename Fn>
   Status ForEach(int count, Fn&& fn);
+  // Resolves each leaf's encryption from the options' column keys.
+  Status InitEncryption();
+  // The footer as stored: the file's metadata, with encrypted columns' metadata as modules
+  // when encrypting, serialized, then encrypted or signed; and the magic that ends the file.
+  Status SerializeFooter(std::string* footer, const char** magic);
   Status WriteFooter();
   Status Fail(Status status);
 
@@ -79,6 +85,7 @@ class FileWriter {
   std::vector<std::unique_ptr<LevelBuilder>> level_builders_;    // per top-level field
   std::vector<std::unique_ptr<ColumnChunkWriter>> column_writers_;  // per leaf
   FileMetaData metadata_;
+  std::shared_ptr<const encryption::FileEncryptor> encryptor_;  // nullptr: not encrypted
   // Serialized ColumnIndex / OffsetIndex per row group and column, in `index_bytes_` (pool
   // memory), written before the footer.
   struct PendingIndex {

@@ -12,23 +12,13 @@
 #include "strata/codec/codec.h"
 #include "strata/codec/streaming_decompressor.h"
 #include "strata/io/random_access_source.h"
-#include "strata/parquet/encryption/file_decryptor.h"
+#include "strata/parquet/encryption/column_decryption.h"
 #include "strata/parquet/reader_options.h"
 #include "strata/parquet/thrift/parquet_types.h"
 
 namespace strata::parquet {
 
 // Where a column chunk is, for reading and for error messages.
-// How an encrypted column chunk's modules are decrypted: the file's decryptor, the column's
-// key, and the ordinals its AADs carry.
-struct ColumnDecryption {
-  std::shared_ptr<const encryption::FileDecryptor> decryptor;
-  std::string key;
-  int64_t row_group_ordinal = 0;
-  int64_t column_ordinal = 0;
-  bool has_dictionary_page = false;  // the chunk's first page is its dictionary
-};
-
 struct ColumnChunkLocation {
   int row_group = 0;
   int column = 0;

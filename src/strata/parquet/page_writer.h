@@ -1,16 +1,18 @@
 // PageWriter: the last step of the write path before the file, the mirror of PageReader. It
 // turns a page's encoded bytes into a stored page: compression (data page v1: levels and values
 // together; v2: values only; dictionary pages), the CRC-32 of the stored bytes, the 2 GiB page
-// limit, and the Thrift page header. One per column writer: the codec's contexts and the
-// compression buffers are kept from page to page.
+// limit, the Thrift page header, and in encrypted columns the page and header modules. One per
+// column writer: the codec's contexts and the compression buffers are kept from page to page.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
 #include "strata/codec/codec.h"
 #include "strata/memory/block_buffer.h"
+#include "strata/parquet/encryption/file_encryptor.h"
 #include "strata/parquet/thrift/parquet_types.h"
 
 namespace strata::parquet {
@@ -22,6 +24,11 @@ class PageWriter {
 
   Status Init(codec::CompressionCodec codec, int level);
   bool compresses() const { return codec_ != nullptr; }
+  // Encrypts this column's pages and headers with `key` (`encryptor` must outlive the writer);
+  // `column` is the column's ordinal in the file.
+  void EnableEncryption(const encryption::FileEncryptor* encryptor, std::string key, int64_t column);
+  // The row group the next pages belong to (encrypted pages' AADs count row groups and pages).
+  void StartChunk(int64_t row_group);
 
   // A data page whose body is `levels` followed by `values`: completes `header` (sizes, crc)
   // and appends the header and the stored body to `out`. With `compress_levels` (v1) levels and
@@ -31,9 +38,9 @@ class PageWriter {
                                  std::span<const uint8_t> values, bool compress_levels, BlockBuffer* out);
 
   // A PLAIN dictionary page of `entries` values in `plain`: its serialized header into
-  // *header, and in *body the stored body: `plain` itself, or the codec's output, valid until
-  // the next call (the caller writes it then, without a copy into a page buffer). Returns the
-  // bytes of the header plus the uncompressed body.
+  // *header, and in *body the stored body: `plain` itself, or the codec's (or cipher's) output,
+  // valid until the next call (the caller writes it then, without a copy into a page buffer).
+  // Returns the bytes of the header plus the uncompressed body.
   Result<int64_t> MakeDictionaryPage(std::span<const uint8_t> plain, int64_t entries, std::string* header,
                                      std::span<const uint8_t>* body);
 
@@ -44,6 +51,18 @@ class PageWriter {
   // Sizes and checksum of a page stored as `first` then `second` (either may be empty).
   Status CompleteHeader(PageHeader* header, int64_t uncompressed, std::span<const uint8_t> first,
                         std::span<const uint8_t> second) const;
+  // Serializes `header` into header_bytes_, as a module when the column is encrypted.
+  Status StoreHeader(const PageHeader& header, encryption::ModuleType type);
+  // The stored bytes of the serialized header: header_bytes_ or its module.
+  std::span<const uint8_t> stored_header() const;
+
+  struct Encryption {
+    const encryption::FileEncryptor* encryptor = nullptr;
+    std::string key;
+    int64_t column = 0;
+    int64_t row_group = 0;
+    int64_t page = 0;  // the chunk's data pages so far
+  };
 
   std::string column_path_;
   bool checksums_;
@@ -52,6 +71,9 @@ class PageWriter {
   ResizableBuffer body_;        // v1 levels + values, the codec's input
   ResizableBuffer compressed_;  // the codec's output
   std::string header_bytes_;
+  std::optional<Encryption> encryption_;
+  ResizableBuffer page_module_;    // an encrypted page (data or dictionary)
+  ResizableBuffer header_module_;  // an encrypted page header
 };
 
 }  // namespace strata::parquet

@@ -12,6 +12,7 @@
 #include "strata/codec/codec.h"
 #include "strata/io/output_sink.h"
 #include "strata/parquet/encoding/encoding.h"
+#include "strata/parquet/encryption/encryption_options.h"
 #include "strata/parquet/thrift/parquet_types.h"
 #include "strata/types/field.h"
 
@@ -80,6 +81,8 @@ struct FileWriteOptions {
   // (0: every core, 1: the calling thread only). The file's bytes do not depend on it.
   int threads = 0;
   FileSinkOptions sink;
+  // Parquet modular encryption (the footer, and every column or the ones with keys).
+  std::optional<FileEncryptionOptions> encryption;
 
   Status Validate() const;
 };

@@ -36,12 +36,16 @@ void CtrIv(const uint8_t* nonce, uint8_t iv[16]) {
   iv[15] = 1;
 }
 
-// Runs the cipher over `in` into `out` (same length), with the AAD first for GCM.
+// Runs the cipher over `in` then `in2` (its continuation, may be empty) into `out` (their
+// length), with the AAD first for GCM.
 Status Crypt(bool encrypt, CipherMode mode, std::string_view key, std::string_view aad, const uint8_t* nonce,
-             std::span<const uint8_t> in, uint8_t* out, uint8_t* tag) {
+             std::span<const uint8_t> in, std::span<const uint8_t> in2, uint8_t* out, uint8_t* tag) {
   STRATA_RETURN_NOT_OK(CheckKey(key, "key"));
-  if (in.size() > static_cast<size_t>(std::numeric_limits<int>::max())) {
-    return Status::LimitExceeded("an encrypted module of {} bytes is larger than OpenSSL takes in one call", in.size());
+  for (std::span<const uint8_t> piece : {in, in2}) {
+    if (piece.size() > static_cast<size_t>(std::numeric_limits<int>::max())) {
+      return Status::LimitExceeded("an encrypted module of {} bytes is larger than OpenSSL takes in one call",
+                                   piece.size());
+    }
   }
   Context context(EVP_CIPHER_CTX_new());
   if (!context) return Status::OutOfMemory("OpenSSL could not allocate a cipher context");
@@ -65,8 +69,13 @@ Status Crypt(bool encrypt, CipherMode mode, std::string_view key, std::string_vi
     return Status::Invalid("OpenSSL refused the AAD");
   }
   int produced = 0;
-  if (!in.empty() && update(context.get(), out, &produced, in.data(), static_cast<int>(in.size())) != 1) {
-    return Status::Invalid("AES {} failed", encrypt ? "encryption" : "decryption");
+  for (std::span<const uint8_t> piece : {in, in2}) {
+    int piece_produced = 0;
+    if (!piece.empty() &&
+        update(context.get(), out + produced, &piece_produced, piece.data(), static_cast<int>(piece.size())) != 1) {
+      return Status::Invalid("AES {} failed", encrypt ? "encryption" : "decryption");
+    }
+    produced += piece_produced;
   }
   if (mode == CipherMode::kGcm && !encrypt &&
       EVP_CIPHER_CTX_ctrl(context.get(), EVP_CTRL_GCM_SET_TAG, static_cast<int>(kTagBytes), tag) != 1) {
@@ -114,25 +123,34 @@ Result<int64_t> DecryptModule(CipherMode mode, std::string_view key, std::string
   STRATA_RETURN_NOT_OK(Crypt(false, mode, key, aad, nonce,
                              module.subspan(static_cast<size_t>(kLengthBytes + kNonceBytes),
                                             static_cast<size_t>(plaintext_bytes)),
-                             out->mutable_data(), tag));
+                             {}, out->mutable_data(), tag));
   return kLengthBytes + length;
 }
 
 Status EncryptModule(CipherMode mode, std::string_view key, std::string_view aad, std::span<const uint8_t> plaintext,
                      ResizableBuffer* out) {
-  const int64_t plaintext_bytes = static_cast<int64_t>(plaintext.size());
+  return EncryptModule(mode, key, aad, plaintext, {}, out);
+}
+
+Status EncryptModule(CipherMode mode, std::string_view key, std::string_view aad, std::span<const uint8_t> plaintext,
+                     std::span<const uint8_t> continuation, ResizableBuffer* out) {
+  const int64_t plaintext_bytes = static_cast<int64_t>(plaintext.size() + continuation.size());
   const int64_t length = ModuleBytes(mode, plaintext_bytes) - kLengthBytes;
   if (length > std::numeric_limits<int32_t>::max()) {
     return Status::LimitExceeded("a module of {} bytes does not fit a 4-byte length", plaintext_bytes);
   }
   const int64_t start = out->size();
-  STRATA_RETURN_NOT_OK(out->Resize(start + kLengthBytes + length));
+  // `out` may collect many modules (a page index): amortised growth, never one per module.
+  if (start + kLengthBytes + length > out->capacity()) {
+    STRATA_RETURN_NOT_OK(out->GrowForAppend(start + kLengthBytes + length));
+  }
+  out->set_size(start + kLengthBytes + length);
   uint8_t* module = out->mutable_data() + start;
   for (int i = 0; i < 4; ++i) module[i] = static_cast<uint8_t>(length >> (8 * i));
   uint8_t* nonce = module + kLengthBytes;
   if (RAND_bytes(nonce, static_cast<int>(kNonceBytes)) != 1) return Status::IOError("OpenSSL could not make a nonce");
   uint8_t* ciphertext = nonce + kNonceBytes;
-  return Crypt(true, mode, key, aad, nonce, plaintext, ciphertext,
+  return Crypt(true, mode, key, aad, nonce, plaintext, continuation, ciphertext,
                mode == CipherMode::kGcm ? ciphertext + plaintext_bytes : nullptr);
 }
 
@@ -143,7 +161,7 @@ Status GcmTag(std::string_view key, std::string_view aad, std::span<const uint8_
   }
   ResizableBuffer ciphertext(pool);  // computed, then dropped: only the tag is kept
   STRATA_RETURN_NOT_OK(ciphertext.Resize(static_cast<int64_t>(plaintext.size())));
-  return Crypt(true, CipherMode::kGcm, key, aad, nonce.data(), plaintext, ciphertext.mutable_data(), tag);
+  return Crypt(true, CipherMode::kGcm, key, aad, nonce.data(), plaintext, {}, ciphertext.mutable_data(), tag);
 }
 
 }  // namespace strata::parquet::encryption

@@ -42,6 +42,9 @@ Result<int64_t> DecryptModule(CipherMode mode, std::string_view key, std::string
 // Appends the module of `plaintext` (a fresh random nonce) to `out`.
 Status EncryptModule(CipherMode mode, std::string_view key, std::string_view aad, std::span<const uint8_t> plaintext,
                      ResizableBuffer* out);
+// The module of `plaintext` followed by `continuation`, without joining them first.
+Status EncryptModule(CipherMode mode, std::string_view key, std::string_view aad, std::span<const uint8_t> plaintext,
+                     std::span<const uint8_t> continuation, ResizableBuffer* out);
 
 // GCM of `plaintext` with a given nonce: the 16-byte tag only (a plaintext footer's signature).
 Status GcmTag(std::string_view key, std::string_view aad, std::span<const uint8_t> nonce,

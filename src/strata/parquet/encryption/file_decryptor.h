@@ -11,20 +11,10 @@
 #include "strata/memory/buffer.h"
 #include "strata/parquet/encryption/aes_cipher.h"
 #include "strata/parquet/encryption/decryption_options.h"
+#include "strata/parquet/encryption/encryption_parameters.h"
 #include "strata/parquet/encryption/module_aad.h"
 
 namespace strata::parquet::encryption {
-
-// A file's EncryptionAlgorithm as stored (FileCryptoMetaData for an encrypted footer,
-// FileMetaData for a plaintext one), with the footer key's metadata. The Thrift layer fills it.
-struct EncryptionParameters {
-  std::string algorithm_name;  // "AES_GCM_V1", "AES_GCM_CTR_V1"
-  bool ctr_pages = false;      // AES_GCM_CTR_V1
-  std::optional<std::string> aad_prefix;
-  std::optional<std::string> aad_file_unique;
-  bool supply_aad_prefix = false;
-  std::optional<std::string> footer_key_metadata;
-};
 
 class FileDecryptor {
  public:

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <string>
 
+#include "strata/parquet/stats/encrypted_module.h"
 #include "strata/parquet/thrift/parquet_types.h"
 
 namespace strata::parquet {
@@ -212,8 +213,40 @@ Status BloomFilter::WriteTo(ResizableBuffer* out) const {
   return Status::OK();
 }
 
+namespace {
+
+// The header's promises, checked before anything is allocated for the bitset.
+Status CheckHeader(const BloomFilterHeader& header, RandomAccessSource& source, int64_t offset) {
+  auto refuse = [&](StatusCode code, std::string what) {
+    return Status(code, fmt::format("Bloom filter at offset {} of '{}': {}", offset, source.name(), what));
+  };
+  if (header.algorithm != kAlgorithmBlock) {
+    return refuse(StatusCode::kNotImplemented, fmt::format("algorithm {} is not BLOCK (1)", header.algorithm));
+  }
+  if (header.hash != kHashXxHash) {
+    return refuse(StatusCode::kNotImplemented, fmt::format("hash {} is not XXHASH (1)", header.hash));
+  }
+  if (header.compression != kCompressionUncompressed) {
+    return refuse(StatusCode::kNotImplemented,
+                  fmt::format("compression {} is not UNCOMPRESSED (1)", header.compression));
+  }
+  const int64_t num_bytes = header.num_bytes;
+  if (num_bytes < BloomFilter::kMinBytes || !IsPowerOfTwo(num_bytes)) {
+    return refuse(StatusCode::kCorrupt,
+                  fmt::format("num_bytes {} is not a power of two of at least {}", num_bytes, BloomFilter::kMinBytes));
+  }
+  if (num_bytes > BloomFilter::kMaxBytes) {
+    return refuse(StatusCode::kLimitExceeded,
+                  fmt::format("num_bytes {} exceeds the {}-byte limit", num_bytes, BloomFilter::kMaxBytes));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<std::unique_ptr<BloomFilter>> BloomFilter::Read(RandomAccessSource& source, int64_t offset,
-                                                      std::optional<int32_t> length, MemoryPool* pool) {
+                                                      std::optional<int32_t> length, MemoryPool* pool,
+                                                      const ColumnDecryption* decryption) {
   STRATA_ASSIGN_OR_RETURN(const int64_t file_size, source.Size());
   if (offset < 0 || offset >= file_size) {
     return Status::Corrupt("Bloom filter offset {} of '{}' is outside the file ({} bytes)", offset, source.name(),
@@ -229,6 +262,7 @@ Result<std::unique_ptr<BloomFilter>> BloomFilter::Read(RandomAccessSource& sourc
     }
     available = *length;
   }
+  if (decryption != nullptr) return ReadEncrypted(source, offset, available, length.has_value(), *decryption, pool);
 
   // The header, decoded from a small stack read before anything is allocated.
   uint8_t head[kHeaderReadBytes];
@@ -252,33 +286,13 @@ Result<std::unique_ptr<BloomFilter>> BloomFilter::Read(RandomAccessSource& sourc
     return decoded.status().WithContext(fmt::format("Bloom filter header at offset {} of '{}'", offset, source.name()));
   }
   const auto header_bytes = static_cast<int64_t>(*decoded);
-
-  auto refuse = [&](StatusCode code, std::string what) {
-    return Status(code, fmt::format("Bloom filter at offset {} of '{}': {}", offset, source.name(), what));
-  };
-  if (header.algorithm != kAlgorithmBlock) {
-    return refuse(StatusCode::kNotImplemented, fmt::format("algorithm {} is not BLOCK (1)", header.algorithm));
-  }
-  if (header.hash != kHashXxHash) {
-    return refuse(StatusCode::kNotImplemented, fmt::format("hash {} is not XXHASH (1)", header.hash));
-  }
-  if (header.compression != kCompressionUncompressed) {
-    return refuse(StatusCode::kNotImplemented,
-                  fmt::format("compression {} is not UNCOMPRESSED (1)", header.compression));
-  }
+  STRATA_RETURN_NOT_OK(CheckHeader(header, source, offset));
   const int64_t num_bytes = header.num_bytes;
-  if (num_bytes < kMinBytes || !IsPowerOfTwo(num_bytes)) {
-    return refuse(StatusCode::kCorrupt,
-                  fmt::format("num_bytes {} is not a power of two of at least {}", num_bytes, kMinBytes));
-  }
-  if (num_bytes > kMaxBytes) {
-    return refuse(StatusCode::kLimitExceeded,
-                  fmt::format("num_bytes {} exceeds the {}-byte limit", num_bytes, kMaxBytes));
-  }
   if (header_bytes + num_bytes > available) {
     const char* bound = length.has_value() ? "of bloom_filter_length" : "to the end of the file";
-    return refuse(StatusCode::kCorrupt, fmt::format("a {}-byte header and {}-byte bitset do not fit the {} bytes {}",
-                                                    header_bytes, num_bytes, available, bound));
+    return Status::Corrupt("Bloom filter at offset {} of '{}': a {}-byte header and {}-byte bitset do not fit the {} "
+                           "bytes {}",
+                           offset, source.name(), header_bytes, num_bytes, available, bound);
   }
 
   std::unique_ptr<BloomFilter> filter(new BloomFilter(pool));
@@ -291,6 +305,43 @@ Result<std::unique_ptr<BloomFilter>> BloomFilter::Read(RandomAccessSource& sourc
     STRATA_RETURN_NOT_OK(source.ReadAt(offset + header_bytes + already_read, num_bytes - already_read,
                                        bitset + already_read));
   }
+  return filter;
+}
+
+Result<std::unique_ptr<BloomFilter>> BloomFilter::ReadEncrypted(RandomAccessSource& source, int64_t offset,
+                                                               int64_t available, bool has_length,
+                                                               const ColumnDecryption& decryption, MemoryPool* pool) {
+  using encryption::CipherMode;
+  using encryption::ModuleType;
+  // Two GCM modules: the header, then the bitset. The header's plaintext is as bounded as a
+  // plaintext header's (kMaxHeaderBytes).
+  ResizableBuffer header_plaintext(pool);
+  const int64_t header_limit = std::min(available, encryption::ModuleBytes(CipherMode::kGcm, kMaxHeaderBytes));
+  STRATA_ASSIGN_OR_RETURN(const int64_t header_module,
+                          ReadEncryptedModule(source, offset, header_limit, /*fills_max_bytes=*/false, decryption,
+                                              ModuleType::kBloomFilterHeader, pool, &header_plaintext));
+  BloomFilterHeader header;
+  auto decoded = DeserializeBloomFilterHeader(header_plaintext.data(), static_cast<size_t>(header_plaintext.size()),
+                                              &header, offset);
+  if (!decoded.ok()) {
+    return decoded.status().WithContext(fmt::format("decrypted Bloom filter header at offset {} of '{}' (column '{}')",
+                                                    offset, source.name(), decryption.column_path));
+  }
+  STRATA_RETURN_NOT_OK(CheckHeader(header, source, offset));
+  const int64_t num_bytes = header.num_bytes;
+  const int64_t bitset_module = encryption::ModuleBytes(CipherMode::kGcm, num_bytes);
+  if (bitset_module > available - header_module) {
+    return Status::Corrupt("Bloom filter at offset {} of '{}' (column '{}'): a {}-byte header module and the {}-byte "
+                           "module of a {}-byte bitset do not fit the {} bytes {}",
+                           offset, source.name(), decryption.column_path, header_module, bitset_module, num_bytes,
+                           available, has_length ? "of bloom_filter_length" : "to the end of the file");
+  }
+  // Decrypted straight into the bitset: its module must be exactly the bitset's size.
+  std::unique_ptr<BloomFilter> filter(new BloomFilter(pool));
+  STRATA_RETURN_NOT_OK(ReadEncryptedModule(source, offset + header_module, bitset_module, /*fills_max_bytes=*/true,
+                                           decryption, ModuleType::kBloomFilterBitset, pool, &filter->bitset_)
+                           .status());
+  filter->num_bytes_ = num_bytes;
   return filter;
 }
 

@@ -15,6 +15,7 @@
 #include "strata/io/random_access_source.h"
 #include "strata/memory/buffer.h"
 #include "strata/parquet/encoding/byte_array.h"
+#include "strata/parquet/encryption/column_decryption.h"
 #include "strata/util/result.h"
 
 namespace strata::parquet {
@@ -77,14 +78,27 @@ class BloomFilter {
   // Two reads: 256 bytes for the header (which also covers small bitsets) into the stack, one
   // for the rest straight into the bitset. Only a header longer than 256 bytes (unknown fields)
   // costs a scratch read of at most 64 KiB from `pool` before it is checked.
+  //
+  // An encrypted chunk's filter (pass the chunk's `decryption`) is two GCM modules with the
+  // column's key (Encryption.md: AAD types BloomFilterHeader, BloomFilterBitset, with the
+  // file's row group and column ordinals), both within `length` and the file: the header
+  // module's length field is checked, the header decrypted and checked as above, then the
+  // bitset module (exactly num_bytes of plaintext) is read into a scratch buffer and
+  // decrypted into the bitset. A module that does not authenticate (wrong key, altered
+  // bytes) is Corrupt, naming the module, its offset and the column.
   static Result<std::unique_ptr<BloomFilter>> Read(RandomAccessSource& source, int64_t offset,
-                                                   std::optional<int32_t> length, MemoryPool* pool);
+                                                   std::optional<int32_t> length, MemoryPool* pool,
+                                                   const ColumnDecryption* decryption = nullptr);
 
   // Bytes held from the pool (the bitset's capacity).
   int64_t memory_size() const { return bitset_.capacity(); }
 
  private:
   explicit BloomFilter(MemoryPool* pool) : bitset_(pool) {}
+  // Read()'s encrypted path: `available` bytes from `offset` (checked inside the file).
+  static Result<std::unique_ptr<BloomFilter>> ReadEncrypted(RandomAccessSource& source, int64_t offset,
+                                                            int64_t available, bool has_length,
+                                                            const ColumnDecryption& decryption, MemoryPool* pool);
   Status Allocate(int64_t num_bytes);
 
   const uint32_t* words() const { return reinterpret_cast<const uint32_t*>(bitset_.data()); }

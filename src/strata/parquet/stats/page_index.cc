@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "strata/parquet/stats/encrypted_module.h"
+
 namespace strata::parquet {
 
 ColumnIndexBuilder::ColumnIndexBuilder(const StatisticsOptions& options) : options_(options) {}
@@ -154,11 +156,13 @@ std::string ColumnPath(const ColumnChunk& chunk) {
 }
 
 // Reads [offset, offset + length) after checking it lies inside the source, and decodes it.
+// Encrypted chunks: the range is one module (its length counted in `length`), decrypted first.
 template <typename Index>
 Result<std::optional<Index>> ReadIndex(RandomAccessSource& source, const ColumnChunk& chunk, MemoryPool* pool,
                                        const char* what, const std::optional<int64_t>& offset,
                                        const std::optional<int32_t>& length,
-                                       Result<size_t> (*deserialize)(const uint8_t*, size_t, Index*, int64_t)) {
+                                       Result<size_t> (*deserialize)(const uint8_t*, size_t, Index*, int64_t),
+                                       const ColumnDecryption* decryption, encryption::ModuleType module_type) {
   if (!offset.has_value() && !length.has_value()) return std::optional<Index>();
   const std::string column = ColumnPath(chunk);
   if (!offset.has_value() || !length.has_value()) {
@@ -171,12 +175,22 @@ Result<std::optional<Index>> ReadIndex(RandomAccessSource& source, const ColumnC
     return Status::Corrupt("{} of column '{}' at offset {} with length {} does not lie inside '{}' ({} bytes)",
                            what, column, *offset, *length, source.name(), file_size);
   }
-  STRATA_ASSIGN_OR_RETURN(auto buffer, source.ReadBufferAt(*offset, *length, pool));
   Index index;
-  auto decoded = deserialize(buffer->data(), static_cast<size_t>(buffer->size()), &index, *offset);
+  Result<size_t> decoded = size_t{0};
+  if (decryption == nullptr) {
+    STRATA_ASSIGN_OR_RETURN(auto buffer, source.ReadBufferAt(*offset, *length, pool));
+    decoded = deserialize(buffer->data(), static_cast<size_t>(buffer->size()), &index, *offset);
+  } else {
+    ResizableBuffer plaintext(pool);
+    STRATA_RETURN_NOT_OK(ReadEncryptedModule(source, *offset, *length, /*fills_max_bytes=*/true, *decryption,
+                                             module_type, pool, &plaintext)
+                             .status());
+    decoded = deserialize(plaintext.data(), static_cast<size_t>(plaintext.size()), &index, *offset);
+  }
   if (!decoded.ok()) {
-    return decoded.status().WithContext(fmt::format("{} of column '{}' at offset {} ({} bytes) in '{}'", what,
-                                                    column, *offset, *length, source.name()));
+    return decoded.status().WithContext(fmt::format("{}{} of column '{}' at offset {} ({} bytes) in '{}'",
+                                                    decryption ? "decrypted " : "", what, column, *offset, *length,
+                                                    source.name()));
   }
   return std::optional<Index>(std::move(index));
 }
@@ -184,10 +198,11 @@ Result<std::optional<Index>> ReadIndex(RandomAccessSource& source, const ColumnC
 }  // namespace
 
 Result<std::optional<ColumnIndex>> ReadColumnIndex(RandomAccessSource& source, const ColumnChunk& chunk,
-                                                   MemoryPool* pool) {
+                                                   MemoryPool* pool, const ColumnDecryption* decryption) {
   STRATA_ASSIGN_OR_RETURN(auto index, ReadIndex<ColumnIndex>(source, chunk, pool, "column index",
                                                              chunk.column_index_offset, chunk.column_index_length,
-                                                             &DeserializeColumnIndex));
+                                                             &DeserializeColumnIndex, decryption,
+                                                             encryption::ModuleType::kColumnIndex));
   if (!index) return index;
   const size_t pages = index->null_pages.size();
   auto check = [&](const char* field, size_t size, size_t expected) -> Status {
@@ -214,10 +229,11 @@ Result<std::optional<ColumnIndex>> ReadColumnIndex(RandomAccessSource& source, c
 }
 
 Result<std::optional<OffsetIndex>> ReadOffsetIndex(RandomAccessSource& source, const ColumnChunk& chunk,
-                                                   MemoryPool* pool) {
+                                                   MemoryPool* pool, const ColumnDecryption* decryption) {
   STRATA_ASSIGN_OR_RETURN(auto index, ReadIndex<OffsetIndex>(source, chunk, pool, "offset index",
                                                              chunk.offset_index_offset, chunk.offset_index_length,
-                                                             &DeserializeOffsetIndex));
+                                                             &DeserializeOffsetIndex, decryption,
+                                                             encryption::ModuleType::kOffsetIndex));
   if (!index) return index;
   STRATA_ASSIGN_OR_RETURN(const int64_t file_size, source.Size());
   const std::string where = fmt::format("offset index of column '{}' at offset {} in '{}' ({} bytes)",

@@ -11,6 +11,7 @@
 
 #include "strata/io/random_access_source.h"
 #include "strata/memory/memory_pool.h"
+#include "strata/parquet/encryption/column_decryption.h"
 #include "strata/parquet/stats/statistics.h"
 #include "strata/parquet/thrift/parquet_types.h"
 #include "strata/util/result.h"
@@ -86,10 +87,16 @@ class OffsetIndexBuilder {
 // chunk has none. The decoded index is checked for consistency too: ColumnIndex lists of one
 // length per page; OffsetIndex pages inside the file, first_row_index starting >= 0 and
 // strictly increasing. Errors (Corrupt, or the source's IOError) name the source, the column
-// path and the offsets. The temporary read buffer comes from `pool` and is released on return.
+// path and the offsets. The temporary read buffers come from `pool` and are released on return.
+// An encrypted chunk's index is one module (Encryption.md: AAD type ColumnIndex / OffsetIndex
+// with the file's row group and column ordinals; the stated length counts the whole module):
+// pass the chunk's `decryption` (FileReader::ChunkLocation's, or FindChunkDecryption's) and it
+// is checked (its length field must equal the stated length), authenticated and decrypted
+// before decoding; a module that does not authenticate is Corrupt, naming the module, its
+// offset and the column. Without `decryption` the bytes are decoded as plaintext.
 Result<std::optional<ColumnIndex>> ReadColumnIndex(RandomAccessSource& source, const ColumnChunk& chunk,
-                                                   MemoryPool* pool);
+                                                   MemoryPool* pool, const ColumnDecryption* decryption = nullptr);
 Result<std::optional<OffsetIndex>> ReadOffsetIndex(RandomAccessSource& source, const ColumnChunk& chunk,
-                                                   MemoryPool* pool);
+                                                   MemoryPool* pool, const ColumnDecryption* decryption = nullptr);
 
 }  // namespace strata::parquet

@@ -391,4 +391,9 @@ void SerializeFileCryptoMetaData(const FileCryptoMetaData& value, std::string* o
   Encode(writer, value);
 }
 
+void SerializeColumnMetaData(const ColumnMetaData& value, std::string* out) {
+  CompactWriter writer(out);
+  Encode(writer, value);
+}
+
 }  // namespace strata::parquet

@@ -107,8 +107,9 @@ Status DecryptFooter(const std::string& name, const uint8_t* footer, int64_t len
   return Status::OK();
 }
 
-// Column metadata stored as a module under a column key (Encryption.md 5.3) replaces the
-// footer's copy (absent, or stripped of statistics) when that key is available.
+// Column metadata stored as a module (Encryption.md 5.3: under a column key, or under the
+// footer key in a plaintext footer) replaces the footer's copy (absent, or stripped of
+// statistics) when that key is available.
 Status DecryptColumnMetadata(const std::string& name, FileFooter* footer, MemoryPool* pool) {
   const auto& decryptor = *footer->decryptor;
   ResizableBuffer plaintext(pool);
@@ -119,12 +120,18 @@ Status DecryptColumnMetadata(const std::string& name, FileFooter* footer, Memory
     for (size_t c = 0; c < chunks.size(); ++c) {
       ColumnChunk& chunk = chunks[c];
       if (!chunk.encrypted_column_metadata || !chunk.crypto_metadata ||
-          chunk.crypto_metadata->kind != ColumnCryptoMetaData::Kind::kColumnKey) {
+          chunk.crypto_metadata->kind == ColumnCryptoMetaData::Kind::kUnknown) {
         continue;
       }
+      const bool with_footer_key = chunk.crypto_metadata->kind == ColumnCryptoMetaData::Kind::kFooterKey;
+      const std::vector<std::string>* parts = &chunk.crypto_metadata->path_in_schema;
+      if (with_footer_key) {
+        if (!chunk.meta_data) continue;  // (an encrypted footer holds such columns' metadata itself)
+        parts = &chunk.meta_data->path_in_schema;
+      }
       std::string path;
-      for (const std::string& part : chunk.crypto_metadata->path_in_schema) path += (path.empty() ? "" : ".") + part;
-      auto key = decryptor.ColumnKey(false, chunk.crypto_metadata->key_metadata, path);
+      for (const std::string& part : *parts) path += (path.empty() ? "" : ".") + part;
+      auto key = decryptor.ColumnKey(with_footer_key, chunk.crypto_metadata->key_metadata, path);
       if (!key.ok()) continue;  // not needed unless the column is read; reading it says so
       const int64_t column_ordinal =
           footer->metadata.selected_columns ? (*footer->metadata.selected_columns)[c] : static_cast<int64_t>(c);

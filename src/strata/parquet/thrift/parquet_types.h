@@ -435,6 +435,7 @@ Result<size_t> DeserializeBloomFilterHeader(const uint8_t* data, size_t size, Bl
 void SerializePageHeader(const PageHeader& value, std::string* out);
 void SerializeFileMetaData(const FileMetaData& value, std::string* out);
 void SerializeFileCryptoMetaData(const FileCryptoMetaData& value, std::string* out);
+void SerializeColumnMetaData(const ColumnMetaData& value, std::string* out);  // an encrypted column's
 void SerializeColumnIndex(const ColumnIndex& value, std::string* out);
 void SerializeOffsetIndex(const OffsetIndex& value, std::string* out);
 void SerializeBloomFilterHeader(const BloomFilterHeader& value, std::string* out);
