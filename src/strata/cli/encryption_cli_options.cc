@@ -69,6 +69,26 @@ Result<std::string> ParseKey(const std::string& text, const std::string& what) {
   return key;
 }
 
+namespace {
+
+// NAME:KEY entries of a repeatable option, each name once.
+Result<std::map<std::string, std::string>> ParseNamedKeys(const std::vector<std::string>& entries,
+                                                          const std::string& option, const char* form) {
+  std::map<std::string, std::string> keys;
+  for (const std::string& entry : entries) {
+    const size_t colon = entry.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == entry.size()) {
+      return Status::Invalid("{} takes {}", option, form);
+    }
+    const std::string name = entry.substr(0, colon);
+    STRATA_ASSIGN_OR_RETURN(std::string key, ParseKey(entry.substr(colon + 1), option + " " + name));
+    if (!keys.emplace(name, std::move(key)).second) return Status::Invalid("{} names '{}' twice", option, name);
+  }
+  return keys;
+}
+
+}  // namespace
+
 Result<std::shared_ptr<const parquet::FileDecryptionOptions>> MakeDecryptionOptions(const EncryptionCliOptions& options) {
   if (options.footer_key.empty() && options.column_keys.empty() && !options.aad_prefix && options.master_keys.empty()) {
     if (options.key_material) return Status::Invalid("--key-material needs the master keys that wrap it (--master-key)");
@@ -78,29 +98,12 @@ Result<std::shared_ptr<const parquet::FileDecryptionOptions>> MakeDecryptionOpti
   if (!options.footer_key.empty()) {
     STRATA_ASSIGN_OR_RETURN(decryption->footer_key, ParseKey(options.footer_key, "--footer-key"));
   }
-  for (const std::string& entry : options.column_keys) {
-    const size_t colon = entry.find(':');
-    if (colon == std::string::npos || colon == 0 || colon + 1 == entry.size()) {
-      return Status::Invalid("--column-key takes COLUMN:KEY (a column path, a colon, its key)");
-    }
-    const std::string column = entry.substr(0, colon);
-    STRATA_ASSIGN_OR_RETURN(std::string key, ParseKey(entry.substr(colon + 1), "--column-key " + column));
-    if (!decryption->column_keys.emplace(column, std::move(key)).second) {
-      return Status::Invalid("--column-key names column '{}' twice", column);
-    }
-  }
+  STRATA_ASSIGN_OR_RETURN(decryption->column_keys,
+                          ParseNamedKeys(options.column_keys, "--column-key", "COLUMN:KEY (a column path, a colon, its key)"));
   decryption->aad_prefix = options.aad_prefix;
   if (!options.master_keys.empty()) {
-    std::map<std::string, std::string> master_keys;
-    for (const std::string& entry : options.master_keys) {
-      const size_t colon = entry.find(':');
-      if (colon == std::string::npos || colon == 0 || colon + 1 == entry.size()) {
-        return Status::Invalid("--master-key takes ID:KEY (a master key id, a colon, its key)");
-      }
-      const std::string id = entry.substr(0, colon);
-      STRATA_ASSIGN_OR_RETURN(std::string key, ParseKey(entry.substr(colon + 1), "--master-key " + id));
-      if (!master_keys.emplace(id, std::move(key)).second) return Status::Invalid("--master-key names '{}' twice", id);
-    }
+    STRATA_ASSIGN_OR_RETURN(auto master_keys, ParseNamedKeys(options.master_keys, "--master-key",
+                                                             "ID:KEY (a master key id, a colon, its key)"));
     std::optional<std::string> material;
     if (options.key_material) {
       std::ifstream in(*options.key_material, std::ios::binary);

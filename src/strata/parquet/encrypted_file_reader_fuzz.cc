@@ -5,15 +5,11 @@
 // and every chunk's ColumnIndex, OffsetIndex and Bloom filter modules. Every column is read
 // fully; every result is OK or an error with a message, and every byte goes back to the pool.
 #include "strata/fuzz/fuzz_target.h"
-#include "strata/array/validate.h"
 #include "strata/io/random_access_source.h"
-#include "strata/parquet/file_reader.h"
+#include "strata/parquet/file_reader_fuzz.h"
 
 namespace strata::parquet {
 namespace {
-
-// As file_reader: a footer may promise many cheap rows; stop reading out after this many.
-constexpr int64_t kMaxRows = 1 << 20;
 
 std::shared_ptr<const FileDecryptionOptions> CorpusKeys() {
   auto keys = std::make_shared<FileDecryptionOptions>();
@@ -47,37 +43,6 @@ void ReadIndexesAndFilters(const FileReader& reader) {
   }
 }
 
-void ReadAllColumns(FileReader& reader, size_t size) {
-  BatchReadOptions read;
-  read.batch_rows = 1 + static_cast<int64_t>(size % 1000);
-  auto batches = reader.ReadBatches(read);
-  if (!batches.ok()) {
-    fuzz::CheckError(batches.status(), "ReadBatches");
-    return;
-  }
-  const int num_fields = (*batches)->schema()->num_fields();
-  int64_t rows = 0;
-  while (rows < kMaxRows) {
-    auto batch = (*batches)->Next();
-    if (!batch.ok()) {
-      fuzz::CheckError(batch.status(), "BatchReader::Next");
-      return;
-    }
-    if (*batch == nullptr) {
-      STRATA_FUZZ_CHECK(rows == reader.num_rows(), "batches hold fewer rows than the row groups");
-      return;
-    }
-    STRATA_FUZZ_CHECK((*batch)->num_columns() == num_fields);
-    for (int c = 0; c < num_fields; ++c) {
-      const Array& column = (*batch)->column(c);
-      STRATA_FUZZ_CHECK(column.length() == (*batch)->num_rows(), "column length differs from the batch");
-      Status valid = ValidateFull(*column.data());
-      STRATA_FUZZ_CHECK(valid.ok(), valid.ToString());
-    }
-    rows += (*batch)->num_rows();
-  }
-}
-
 void FuzzEncryptedFile(const uint8_t* data, size_t size) {
   fuzz::FuzzPool pool;
   {
@@ -92,7 +57,7 @@ void FuzzEncryptedFile(const uint8_t* data, size_t size) {
       return;
     }
     ReadIndexesAndFilters(**reader);
-    ReadAllColumns(**reader, size);
+    fuzz_checks::ReadEveryBatch(**reader, size);
   }
 }
 

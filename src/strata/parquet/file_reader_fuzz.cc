@@ -4,14 +4,52 @@
 #include "strata/fuzz/fuzz_target.h"
 #include "strata/array/validate.h"
 #include "strata/io/random_access_source.h"
-#include "strata/parquet/file_reader.h"
+#include "strata/parquet/file_reader_fuzz.h"
 
 namespace strata::parquet {
-namespace {
+
+namespace fuzz_checks {
 
 // Stop after this many rows: a footer may promise 2^62 rows of a column whose every page
 // is one RLE run, which is valid, cheap per byte of input and slow to read out.
 constexpr int64_t kMaxRows = 1 << 20;
+
+void ReadEveryBatch(FileReader& reader, size_t input_size) {
+  BatchReadOptions read;
+  read.batch_rows = 1 + static_cast<int64_t>(input_size % 1000);
+  auto batches = reader.ReadBatches(read);
+  if (!batches.ok()) {
+    fuzz::CheckError(batches.status(), "ReadBatches");
+    return;
+  }
+  const int num_fields = (*batches)->schema()->num_fields();
+  int64_t rows = 0;
+  while (rows < kMaxRows) {
+    auto batch = (*batches)->Next();
+    if (!batch.ok()) {
+      fuzz::CheckError(batch.status(), "BatchReader::Next");
+      return;
+    }
+    if (*batch == nullptr) {
+      STRATA_FUZZ_CHECK(rows == reader.num_rows(), "batches hold fewer rows than the row groups");
+      return;
+    }
+    STRATA_FUZZ_CHECK((*batch)->num_columns() == num_fields);
+    STRATA_FUZZ_CHECK((*batch)->num_rows() >= 1 && (*batch)->num_rows() <= read.batch_rows);
+    for (int c = 0; c < num_fields; ++c) {
+      const Array& column = (*batch)->column(c);
+      STRATA_FUZZ_CHECK(column.length() == (*batch)->num_rows(), "column length differs from the batch");
+      // Offsets, validity and data sizes are consistent whatever the file held.
+      Status valid = ValidateFull(*column.data());
+      STRATA_FUZZ_CHECK(valid.ok(), valid.ToString());
+    }
+    rows += (*batch)->num_rows();
+  }
+}
+
+}  // namespace fuzz_checks
+
+namespace {
 
 void FuzzFile(const uint8_t* data, size_t size) {
   fuzz::FuzzPool pool;
@@ -25,36 +63,7 @@ void FuzzFile(const uint8_t* data, size_t size) {
       fuzz::CheckError(reader.status(), "FileReader::Open");
       return;
     }
-    BatchReadOptions read;
-    read.batch_rows = 1 + static_cast<int64_t>(size % 1000);
-    auto batches = (*reader)->ReadBatches(read);
-    if (!batches.ok()) {
-      fuzz::CheckError(batches.status(), "ReadBatches");
-      return;
-    }
-    const int num_fields = (*batches)->schema()->num_fields();
-    int64_t rows = 0;
-    while (rows < kMaxRows) {
-      auto batch = (*batches)->Next();
-      if (!batch.ok()) {
-        fuzz::CheckError(batch.status(), "BatchReader::Next");
-        break;
-      }
-      if (*batch == nullptr) {
-        STRATA_FUZZ_CHECK(rows == (*reader)->num_rows(), "batches hold fewer rows than the row groups");
-        break;
-      }
-      STRATA_FUZZ_CHECK((*batch)->num_columns() == num_fields);
-      STRATA_FUZZ_CHECK((*batch)->num_rows() >= 1 && (*batch)->num_rows() <= read.batch_rows);
-      for (int c = 0; c < num_fields; ++c) {
-        const Array& column = (*batch)->column(c);
-        STRATA_FUZZ_CHECK(column.length() == (*batch)->num_rows(), "column length differs from the batch");
-        // Offsets, validity and data sizes are consistent whatever the file held.
-        Status valid = ValidateFull(*column.data());
-        STRATA_FUZZ_CHECK(valid.ok(), valid.ToString());
-      }
-      rows += (*batch)->num_rows();
-    }
+    fuzz_checks::ReadEveryBatch(**reader, size);
   }
 }
 
