@@ -396,13 +396,18 @@ Result<bool> PageReader::Next(Page* page) {
                                                    static_cast<size_t>(h.definition_levels_byte_length));
       std::span<const uint8_t> values = compressed.subspan(static_cast<size_t>(levels));
       const int64_t values_size = uncompressed_size - levels;
+      // PyArrow before 3.0 flagged compressed v2 pages is_compressed = false. A page so flagged
+      // whose stored values are not the declared size cannot be plain: decompress it, as
+      // Arrow C++ reads those files.
+      const bool compressed_values =
+          codec_ && (h.is_compressed || static_cast<int64_t>(values.size()) != values_size);
       if (values_size == 0) {
         // All values null: some writers still compress the empty value section (a 1-byte
         // snappy block, a short zstd frame); there is nothing to decompress.
         page->values = {};
-      } else if (stream && codec_ && h.is_compressed && values_size > options_.stream_window_bytes) {
+      } else if (stream && compressed_values && values_size > options_.stream_window_bytes) {
         STRATA_RETURN_NOT_OK(StartStream(values, values_size, header_file_offset, page));
-      } else if (codec_ && h.is_compressed && values_size > 0) {
+      } else if (compressed_values) {
         STRATA_RETURN_NOT_OK(Decompress(values, values_size, header_file_offset, &page->values));
       } else {
         if (static_cast<int64_t>(values.size()) != values_size) {

@@ -119,8 +119,18 @@ Result<std::shared_ptr<SchemaDescriptor>> SchemaDescriptor::Make(const std::vect
 
 Status SchemaDescriptor::Build(const std::vector<SchemaElement>& elements) {
   if (elements.empty()) return Status::Corrupt("the schema is empty (no root element)");
-  const SchemaElement& root = elements[0];
-  if (root.type) return Status::Corrupt("the schema root '{}' has a physical type", root.name);
+  const SchemaElement* root_element = &elements[0];
+  if (root_element->type) {
+    // A root with children is the schema's group whatever type it also claims.
+    if (root_element->num_children.value_or(0) <= 0) {
+      return Status::Corrupt("the schema root '{}' has a physical type and no children", root_element->name);
+    }
+    untyped_root_ = std::make_unique<SchemaElement>(*root_element);
+    untyped_root_->type.reset();
+    untyped_root_->type_length.reset();
+    root_element = untyped_root_.get();
+  }
+  const SchemaElement& root = *root_element;
   nodes_.reserve(elements.size());
   // Iterative depth-first walk; `open` holds (node, children still expected).
   struct Open {

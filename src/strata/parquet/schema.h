@@ -77,6 +77,9 @@ class SchemaDescriptor {
   const std::vector<int>& root_children() const { return nodes_[0].children; }
   Result<FieldPtr> MakeField(int node_index) const;
 
+  // The root as read when its writer gave it a physical type too (some old writers do): kept
+  // here without the type, so the tree's root is a group like any other's.
+  std::unique_ptr<SchemaElement> untyped_root_;
   std::vector<SchemaNode> nodes_;
   std::vector<ColumnDescriptor> columns_;
   std::vector<int> field_first_column_;

@@ -123,6 +123,26 @@ TEST(SchemaDescriptorTest, MalformedTreesAreCorrupt) {
   EXPECT_TRUE(SchemaDescriptor::Make(elements).status().IsCorrupt());
 }
 
+// Some old writers give the root a physical type as well as children: it is still the root
+// group. A typed root without children has no columns and stays an error.
+TEST(SchemaDescriptorTest, ARootWithAPhysicalTypeAndChildrenIsTheRootGroup) {
+  SchemaElement root = Group("schema", 2, FieldRepetitionType::kRequired);
+  root.type = PhysicalType::kInt32;
+  std::vector<SchemaElement> elements = {root, Leaf("a", PhysicalType::kInt64, FieldRepetitionType::kOptional),
+                                         Leaf("b", PhysicalType::kDouble, FieldRepetitionType::kRequired)};
+  auto descriptor = SchemaDescriptor::Make(elements);
+  ASSERT_TRUE(descriptor.ok()) << descriptor.status().ToString();
+  ASSERT_EQ((*descriptor)->num_columns(), 2);
+  EXPECT_EQ((*descriptor)->schema()->field(0)->ToString(), "a: int64");
+  EXPECT_EQ((*descriptor)->schema()->field(1)->ToString(), "b: double not null");
+
+  SchemaElement lone = Leaf("schema", PhysicalType::kInt32, FieldRepetitionType::kRequired);
+  auto refused = SchemaDescriptor::Make({lone});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("has a physical type and no children"), std::string::npos)
+      << refused.status().ToString();
+}
+
 TEST(SchemaDescriptorTest, EveryTestingFileMapsOrFailsClearly) {
   STRATA_REQUIRE_PARQUET_TESTING();
   int mapped = 0;

@@ -401,7 +401,7 @@ Status TestFileBuilder::ChunkWriter::WriteDataPage(const ColumnValues& values, i
   page.encoding = options_.encoding;
   page.definition_levels_byte_length = static_cast<int32_t>(levels_.size());
   page.repetition_levels_byte_length = 0;
-  page.is_compressed = codec_ != nullptr;
+  page.is_compressed = codec_ != nullptr && !options_.v2_flagged_uncompressed;
   header.data_page_header_v2 = page;
   const auto stored = Compress(values_, &status);
   STRATA_RETURN_NOT_OK(status);

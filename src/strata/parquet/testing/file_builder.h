@@ -38,6 +38,8 @@ struct ColumnOptions {
   codec::CompressionCodec codec = codec::CompressionCodec::kUncompressed;
   int compression_level = codec::kDefaultCompressionLevel;
   DataPageVersion page_version = DataPageVersion::kV1;
+  // v2 pages compressed but flagged is_compressed = false, as PyArrow before 3.0 wrote them.
+  bool v2_flagged_uncompressed = false;
   // A data page ends after rows_per_page rows (0: no row limit), or before the value that would
   // take its values' PLAIN size (BYTE_ARRAY: 4 + length each) past bytes_per_page, whichever
   // comes first; every page holds at least one value.

@@ -204,10 +204,16 @@ Status CompactReader::ReadListBegin(ListHeader* out) {
   const size_t start = position();
   const uint8_t byte = *pos_++;
   const uint8_t type = byte & 0x0f;
-  // Bool elements are written with type 1 (and by some writers 2); both mean "bool".
-  if (type == 0 || !IsValidType(type)) {
+  // Bool elements are written with type 1 (and by some writers 2); both mean "bool". Some old
+  // writers give an empty list element type 0: harmless with no element to read.
+  if ((type == 0 && byte != 0) || (type != 0 && !IsValidType(type))) {
     pos_ = begin_ + start;
     return Corrupt("invalid list element type {} at offset {}", type, options_.base_offset + start);
+  }
+  if (type == 0) {
+    out->element_type = WireType::kStop;
+    out->size = 0;
+    return Status::OK();
   }
   int64_t size = byte >> 4;
   if (size == 15) {

@@ -1,4 +1,5 @@
 #include "strata/parquet/thrift/compact_protocol.h"
+#include "strata/parquet/thrift/parquet_types.h"
 
 #include <gtest/gtest.h>
 
@@ -199,6 +200,38 @@ TEST(CompactProtocolTest, ListSizeIsCheckedAgainstRemainingBytes) {
   std::string huge = Bytes({0xf5, 0xff, 0xff, 0xff, 0xff, 0x7f});
   CompactReader r3 = ReaderOf(huge);
   EXPECT_TRUE(r3.ReadListBegin(&list).IsCorrupt());
+}
+
+// Some old writers encode an empty list as one zero byte: size 0, element type 0. Type 0 with
+// elements stays corrupt.
+TEST(CompactProtocolTest, AnEmptyListMayHaveElementTypeZero) {
+  ListHeader list;
+  CompactReader empty = ReaderOf(Bytes({0x00, 0x2a}));
+  ASSERT_TRUE(empty.ReadListBegin(&list).ok());
+  EXPECT_EQ(list.size, 0);
+  EXPECT_EQ(empty.position(), 1u);
+  CompactReader one = ReaderOf(Bytes({0x10, 0x00}));
+  Status st = one.ReadListBegin(&list);
+  ASSERT_TRUE(st.IsCorrupt());
+  EXPECT_NE(st.message().find("invalid list element type 0"), std::string::npos) << st.message();
+  // In a footer: a FileMetaData whose empty row_groups list is written that way decodes.
+  FileMetaData metadata;
+  metadata.version = 1;
+  SchemaElement root;
+  root.name = "schema";
+  root.num_children = 0;
+  metadata.schema = {root};
+  std::string bytes;
+  SerializeFileMetaData(metadata, &bytes);
+  const std::string normal = Bytes({0x19, 0x0c});  // field 4 (row_groups), a list; 0 structs
+  const size_t at = bytes.find(normal);
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 1] = 0x00;
+  FileMetaData decoded;
+  auto read = DeserializeFileMetaData(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &decoded);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_TRUE(decoded.row_groups.empty());
+  EXPECT_EQ(decoded.version, 1);
 }
 
 TEST(CompactProtocolTest, BinaryAndDouble) {
