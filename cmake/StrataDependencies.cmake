@@ -19,6 +19,15 @@ if(NOT TARGET Snappy::snappy)
   set_target_properties(Snappy::snappy PROPERTIES IMPORTED_LOCATION "${SNAPPY_LIBRARY}"
                                                   INTERFACE_INCLUDE_DIRECTORIES "${SNAPPY_INCLUDE_DIR}")
 endif()
+# LZO (Parquet codec 3): Debian's liblzo2-dev ships no CMake config; the same imported target
+# is made again by cmake/strataConfig.cmake.in.
+find_library(LZO2_LIBRARY lzo2 REQUIRED)
+find_path(LZO2_INCLUDE_DIR lzo/lzo1x.h REQUIRED)
+if(NOT TARGET Lzo::lzo2)
+  add_library(Lzo::lzo2 UNKNOWN IMPORTED)
+  set_target_properties(Lzo::lzo2 PROPERTIES IMPORTED_LOCATION "${LZO2_LIBRARY}"
+                                             INTERFACE_INCLUDE_DIRECTORIES "${LZO2_INCLUDE_DIR}")
+endif()
 find_package(mimalloc CONFIG QUIET)
 find_package(fmt REQUIRED)
 # Arrow IPC metadata (src/strata/ipc) is FlatBuffers; Debian ships the runtime headers and a static library.

@@ -43,12 +43,15 @@ void AppendDate(int64_t days, std::string* out) {
   out->append(text, value_text::WriteDate(days, text));
 }
 
-// HH:MM:SS[.fraction] for `units` of `unit` into the day (0 <= units < one day).
+// HH:MM:SS[.fraction] for `units` of `unit` into the day. A negative time (some writers
+// store times before midnight so) is '-' then its magnitude, never a sign on every field.
 void AppendTimeOfDay(int64_t units, TimeUnit unit, std::string* out) {
-  const int64_t per_second = value_text::UnitsPerSecond(unit);
-  const int64_t seconds = units / per_second;
+  const auto per_second = static_cast<uint64_t>(value_text::UnitsPerSecond(unit));
+  if (units < 0) out->push_back('-');
+  const uint64_t magnitude = units < 0 ? 0 - static_cast<uint64_t>(units) : static_cast<uint64_t>(units);
+  const uint64_t seconds = magnitude / per_second;
   fmt::format_to(std::back_inserter(*out), "{:02}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60);
-  if (per_second > 1) fmt::format_to(std::back_inserter(*out), ".{:0{}}", units % per_second, FractionDigits(unit));
+  if (per_second > 1) fmt::format_to(std::back_inserter(*out), ".{:0{}}", magnitude % per_second, FractionDigits(unit));
 }
 
 void AppendTimestamp(int64_t value, TimeUnit unit, std::string* out) {

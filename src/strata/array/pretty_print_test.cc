@@ -33,7 +33,8 @@ TEST(PrettyPrintTest, Temporal) {
   EXPECT_EQ(Array(*d64.Finish()).ToString(), "[2000-02-29]");
   Int32Builder t32(time32(TimeUnit::kSecond), pool.get());
   ASSERT_TRUE(t32.Append(3661).ok());
-  EXPECT_EQ(Array(*t32.Finish()).ToString(), "[01:01:01]");
+  ASSERT_TRUE(t32.Append(-(14 * 3600 + 59 * 60)).ok());  // negative times: one sign
+  EXPECT_EQ(Array(*t32.Finish()).ToString(), "[01:01:01, -14:59:00]");
   Int64Builder t64(time64(TimeUnit::kNano), pool.get());
   ASSERT_TRUE(t64.Append(86399999999999).ok());
   EXPECT_EQ(Array(*t64.Finish()).ToString(), "[23:59:59.999999999]");

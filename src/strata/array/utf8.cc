@@ -8,10 +8,11 @@ namespace {
 
 constexpr uint64_t kHighBits = 0x8080808080808080ULL;
 
-// Length of the well-formed sequence starting at p (p[0] >= 0x80), or 0 when ill-formed.
-// `remaining` >= 1 bytes are readable.
-int SequenceLength(const uint8_t* p, int64_t remaining) {
+}  // namespace
+
+int Utf8SequenceLength(const uint8_t* p, int64_t remaining) {
   const uint8_t b0 = p[0];
+  if (b0 < 0x80) return 1;
   auto cont = [&](int k) { return remaining > k && (p[k] & 0xC0) == 0x80; };
   if (b0 >= 0xC2 && b0 <= 0xDF) return cont(1) ? 2 : 0;
   if (b0 >= 0xE0 && b0 <= 0xEF) {
@@ -35,8 +36,6 @@ int SequenceLength(const uint8_t* p, int64_t remaining) {
   return 0;  // 80..C1 (continuation or overlong lead), F5..FF
 }
 
-}  // namespace
-
 int64_t FindInvalidUtf8(const uint8_t* data, int64_t size) {
   int64_t i = 0;
   while (i < size) {
@@ -52,7 +51,7 @@ int64_t FindInvalidUtf8(const uint8_t* data, int64_t size) {
       ++i;
       continue;
     }
-    const int n = SequenceLength(data + i, size - i);
+    const int n = Utf8SequenceLength(data + i, size - i);
     if (n == 0) return i;
     i += n;
   }

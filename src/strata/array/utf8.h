@@ -16,4 +16,9 @@ inline bool ValidateUtf8(std::string_view s) {
 // The byte offset of the first ill-formed sequence, or -1 when all of data is well-formed.
 int64_t FindInvalidUtf8(const uint8_t* data, int64_t size);
 
+// The length (1 to 4) of the well-formed sequence that begins at `p`, of which `remaining`
+// >= 1 bytes are readable, or 0 when the byte at `p` begins none (an ill-formed lead or
+// continuation, a truncated sequence).
+int Utf8SequenceLength(const uint8_t* p, int64_t remaining);
+
 }  // namespace strata

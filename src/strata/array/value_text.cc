@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "strata/array/utf8.h"
+
 namespace strata::value_text {
 namespace {
 
@@ -293,8 +295,23 @@ uint16_t DoubleToHalf(double value) {
 char* WriteJsonString(std::string_view text, char* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   *out++ = '"';
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(text.data());
+  const uint8_t* const end = bytes + text.size();
+  for (const uint8_t* p = bytes; p < end; ++p) {
+    const uint8_t c = *p;
+    if (c >= 0x80) {
+      const int length = Utf8SequenceLength(p, end - p);
+      if (length == 0) {
+        std::memcpy(out, "\xef\xbf\xbd", 3);  // U+FFFD: 3 bytes for 1, within the 6 per byte bound
+        out += 3;
+      } else {
+        std::memcpy(out, p, static_cast<size_t>(length));
+        out += length;
+        p += length - 1;
+      }
+      continue;
+    }
+    const char ch = static_cast<char>(c);
     if (c >= 0x20 && c != '"' && c != '\\') {
       *out++ = ch;
       continue;

@@ -244,7 +244,7 @@ TEST_F(CApiTest, OptionErrorsAreStrict) {
     EXPECT_NE(std::string(strata_last_error()).find(c.named), std::string::npos) << strata_last_error();
   }
   const Case write_cases[] = {
-      {"codec=lzo", "lzo"},       {"codec=ZSTD ", "codec"},    {"level=x", "level"},
+      {"codec=zip", "zip"},       {"codec=ZSTD ", "codec"},    {"level=x", "level"},
       {"page_version=3", "page_version"}, {"dictionary=maybe", "dictionary"}, {"statistics=2", "statistics"},
       {"row_group_rows=0", "row_group_rows"}, {"threads=1;threads=1", "threads"}, {"delimiter=,", "delimiter"},
   };

@@ -1,9 +1,8 @@
-// `strata cat` and `strata head`: print a Parquet or CSV file's rows as a table (the array
-// pretty printer's layout), CSV or JSON lines, stopping after --limit rows so a large file costs
-// only the batches printed.
+// `strata cat` and `strata head`: print a Parquet, CSV or Arrow IPC file's rows as an aligned
+// table, CSV, JSON lines or a JSON array (row_format.h), batch by batch, stopping after
+// --limit rows so a large file costs only the batches printed.
 #include <cstdio>
 
-#include "strata/array/pretty_print.h"
 #include "strata/cli/command.h"
 #include "strata/cli/encryption_cli_options.h"
 #include "strata/cli/input_source.h"
@@ -18,6 +17,7 @@ struct CatArgs {
   std::vector<std::string> columns;
   int64_t limit = -1;  // all rows
   std::string format = "table";
+  int max_width = kDefaultMaxCellWidth;
   int threads = 0;  // all cores
   CsvCliOptions csv;
   EncryptionCliOptions encryption;
@@ -31,29 +31,25 @@ Status RunCat(const CatArgs& args) {
   if (args.limit >= 0) options.batch_rows = std::max<int64_t>(1, std::min<int64_t>(args.limit, options.batch_rows));
   STRATA_ASSIGN_OR_RETURN(auto batches, OpenBatchSource(args.file, args.csv, options, SystemMemoryPool()));
   int64_t left = args.limit < 0 ? INT64_MAX : args.limit;
-  const bool table = args.format == "table";
-  const RowFormat format = args.format == "csv" ? RowFormat::kCsv : RowFormat::kJsonLines;
-  std::string text;
-  if (!table) {
-    AppendHeader(*batches->schema(), format, &text);
-    std::fputs(text.c_str(), stdout);
-  }
+  const RowFormat format = args.format == "csv"     ? RowFormat::kCsv
+                           : args.format == "jsonl" ? RowFormat::kJsonLines
+                           : args.format == "json"  ? RowFormat::kJson
+                                                    : RowFormat::kTable;
+  const SchemaPtr schema = batches->schema();
+  RowWriter writer(*schema, format, args.max_width);
+  std::string text;  // one batch's text, written before the next batch is read
   while (left > 0) {
     STRATA_ASSIGN_OR_RETURN(auto batch, batches->Next());
     if (!batch) break;
     auto shown = batch->num_rows() > left ? batch->Slice(0, left) : batch;
     text.clear();
-    if (table) {
-      PrettyPrintOptions print;
-      print.max_rows = shown->num_rows();
-      text = PrettyPrint(*shown, print);
-      text += '\n';
-    } else {
-      AppendRows(*shown, format, &text);
-    }
+    writer.Append(*shown, &text);
     std::fwrite(text.data(), 1, text.size(), stdout);
     left -= shown->num_rows();
   }
+  text.clear();
+  writer.Finish(&text);
+  std::fwrite(text.data(), 1, text.size(), stdout);
   ReportSkippedRows(*batches);
   return Status::OK();
 }
@@ -65,7 +61,10 @@ void AddCat(CLI::App& app, CommandAction& action, const char* name, const char* 
   sub->add_option("file", args->file, "Parquet or CSV file (.csv, .tsv, .csv.gz, ...)")->required();
   sub->add_option("--columns", args->columns, "Top-level columns to print (default: all)")->delimiter(',');
   sub->add_option("--limit,-n", args->limit, "Rows to print");
-  sub->add_option("--format", args->format, "table, csv or jsonl")->check(CLI::IsMember({"table", "csv", "jsonl"}));
+  sub->add_option("--format", args->format, "table (default), csv, jsonl (a JSON object per line) or json (one array)")
+      ->check(CLI::IsMember({"table", "csv", "jsonl", "json"}));
+  sub->add_option("--max-width", args->max_width, "Display columns a table cell shows before it is cut with '…'")
+      ->check(CLI::Range(1, 1 << 20));
   sub->add_option("--threads", args->threads, "Threads decoding the columns of a batch (0: all cores, 1: this one)")
       ->check(CLI::NonNegativeNumber);
   AddCsvOptions(sub, &args->csv);

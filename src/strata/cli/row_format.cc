@@ -1,10 +1,14 @@
 #include "strata/cli/row_format.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <functional>
 #include <optional>
 
 #include "strata/array/pretty_print.h"
+#include "strata/array/utf8.h"
 #include "strata/cli/value_format.h"
 
 namespace strata::cli {
@@ -125,10 +129,7 @@ void AppendCsvField(const std::string& text, std::string* out) {
   *out += '"';
 }
 
-}  // namespace
-
-void AppendHeader(const Schema& schema, RowFormat format, std::string* out) {
-  if (format != RowFormat::kCsv) return;
+void AppendCsvHeader(const Schema& schema, std::string* out) {
   for (int f = 0; f < schema.num_fields(); ++f) {
     if (f) *out += ',';
     AppendCsvField(schema.field(f)->name(), out);
@@ -136,29 +137,225 @@ void AppendHeader(const Schema& schema, RowFormat format, std::string* out) {
   *out += '\n';
 }
 
-void AppendRows(const RecordBatch& batch, RowFormat format, std::string* out) {
+void AppendCsvRow(const RecordBatch& batch, int64_t row, std::string* out) {
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    if (c) *out += ',';
+    const std::optional<Cell> cell = CellAt(batch.column(c), row);
+    if (cell) AppendCsvField(cell->text, out);
+  }
+  *out += '\n';
+}
+
+// {"name":value,...} without a line end. Strings go through AppendJsonString, which makes
+// any bytes valid UTF-8 JSON (value_text::WriteJsonString).
+void AppendJsonObject(const RecordBatch& batch, int64_t row, std::string* out) {
   const Schema& schema = *batch.schema();
-  for (int64_t row = 0; row < batch.num_rows(); ++row) {
-    if (format == RowFormat::kJsonLines) *out += '{';
-    for (int c = 0; c < batch.num_columns(); ++c) {
-      const std::optional<Cell> cell = CellAt(batch.column(c), row);
-      if (format == RowFormat::kCsv) {
-        if (c) *out += ',';
-        if (cell) AppendCsvField(cell->text, out);
-        continue;
-      }
-      if (c) *out += ',';
-      AppendJsonString(schema.field(c)->name(), out);
-      *out += ':';
-      if (!cell) {
-        *out += "null";
-      } else if (cell->is_number) {
-        *out += cell->text;
-      } else {
-        AppendJsonString(cell->text, out);
-      }
+  *out += '{';
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    if (c) *out += ',';
+    AppendJsonString(schema.field(c)->name(), out);
+    *out += ':';
+    const std::optional<Cell> cell = CellAt(batch.column(c), row);
+    if (!cell) {
+      *out += "null";
+    } else if (cell->is_number) {
+      *out += cell->text;
+    } else {
+      AppendJsonString(cell->text, out);
     }
-    *out += format == RowFormat::kJsonLines ? "}\n" : "\n";
+  }
+  *out += '}';
+}
+
+// Display columns of a code point on a terminal: 0 for combining marks and zero-width
+// characters, 2 for East Asian wide and fullwidth forms and emoji, else 1. The ranges are
+// the large blocks of Unicode's East_Asian_Width W/F, enough to keep CJK text aligned.
+int CodePointWidth(uint32_t cp) {
+  if ((cp >= 0x0300 && cp <= 0x036f) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
+  if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf && cp != 0x303f) ||
+      (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
+      (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
+      (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd)) {
+    return 2;
+  }
+  return 1;
+}
+
+uint32_t DecodeCodePoint(const uint8_t* p, int length) {
+  if (length == 1) return p[0];
+  uint32_t cp = p[0] & (0x7f >> length);
+  for (int k = 1; k < length; ++k) cp = (cp << 6) | (p[k] & 0x3f);
+  return cp;
+}
+
+bool IsNumeric(TypeId id) { return is_integer(id) || is_floating(id) || is_decimal(id); }
+
+constexpr std::string_view kEllipsis = "\u2026";
+constexpr std::string_view kReplacement = "\ufffd";
+
+void AppendRule(const std::vector<int>& widths, std::string_view left, std::string_view middle,
+                std::string_view right, std::string* out) {
+  *out += left;
+  for (size_t c = 0; c < widths.size(); ++c) {
+    if (c) *out += middle;
+    for (int i = 0; i < widths[c] + 2; ++i) *out += "\u2500";  // ─
+  }
+  *out += right;
+  *out += '\n';
+}
+
+void AppendPadded(std::string_view text, int width, int column_width, bool right, std::string* out) {
+  const auto pad = static_cast<size_t>(std::max(0, column_width - width));
+  if (right) out->append(pad, ' ');
+  *out += text;
+  if (!right) out->append(pad, ' ');
+}
+
+}  // namespace
+
+int AppendDisplayText(std::string_view text, int max_width, std::string* out) {
+  const size_t start = out->size();
+  // Where the text is cut if it turns out too wide: the last point that leaves a column for "…".
+  size_t cut_size = start;
+  int cut_width = 0;
+  int width = 0;
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  const uint8_t* const end = p + text.size();
+  char escape[8];
+  while (p < end) {
+    std::string_view piece;
+    int piece_width = 1;
+    const int length = Utf8SequenceLength(p, end - p);
+    const uint32_t cp = length == 0 ? 0xfffd : DecodeCodePoint(p, length);
+    if (length == 0) {
+      piece = kReplacement;
+    } else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
+      // Control characters would break the grid (a line feed) or steer the terminal.
+      const char* named = cp == '\n' ? "\\n" : cp == '\t' ? "\\t" : cp == '\r' ? "\\r" : nullptr;
+      const int n = named ? std::snprintf(escape, sizeof(escape), "%s", named)
+                          : std::snprintf(escape, sizeof(escape), cp < 0x80 ? "\\x%02x" : "\\u%04x", cp);
+      piece = std::string_view(escape, static_cast<size_t>(n));
+      piece_width = n;
+    } else {
+      piece = std::string_view(reinterpret_cast<const char*>(p), static_cast<size_t>(length));
+      piece_width = CodePointWidth(cp);
+    }
+    p += length == 0 ? 1 : length;
+    if (width + piece_width > max_width) {
+      out->resize(cut_size);
+      *out += kEllipsis;
+      return cut_width + 1;
+    }
+    *out += piece;
+    width += piece_width;
+    if (width <= max_width - 1) {
+      cut_size = out->size();
+      cut_width = width;
+    }
+  }
+  return width;
+}
+
+RowWriter::RowWriter(const Schema& schema, RowFormat format, int max_cell_width)
+    : schema_(schema), format_(format), max_cell_width_(std::max(1, max_cell_width)) {
+  if (format_ != RowFormat::kTable) return;
+  for (int f = 0; f < schema_.num_fields(); ++f) {
+    std::string name;
+    widths_.push_back(AppendDisplayText(schema_.field(f)->name(), max_cell_width_, &name));
+    right_align_.push_back(IsNumeric(schema_.field(f)->type()->id()));
+  }
+}
+
+void RowWriter::OpenTable(std::string* out) {
+  AppendRule(widths_, "\u250c", "\u252c", "\u2510", out);  // ┌ ┬ ┐
+  *out += "\u2502";                                        // │
+  for (int f = 0; f < schema_.num_fields(); ++f) {
+    // Names centred over their columns, as DuckDB does.
+    std::string name;
+    const int width = AppendDisplayText(schema_.field(f)->name(), max_cell_width_, &name);
+    const int left = (widths_[static_cast<size_t>(f)] - width) / 2;
+    out->append(static_cast<size_t>(left) + 1, ' ');
+    AppendPadded(name, width, widths_[static_cast<size_t>(f)] - left, false, out);
+    *out += " \u2502";
+  }
+  *out += '\n';
+  AppendRule(widths_, "\u251c", "\u253c", "\u2524", out);  // ├ ┼ ┤
+}
+
+void RowWriter::Append(const RecordBatch& batch, std::string* out) {
+  const int64_t rows = batch.num_rows();
+  switch (format_) {
+    case RowFormat::kCsv:
+      if (!started_) AppendCsvHeader(schema_, out);
+      started_ = true;
+      for (int64_t row = 0; row < rows; ++row) AppendCsvRow(batch, row, out);
+      return;
+    case RowFormat::kJsonLines:
+      for (int64_t row = 0; row < rows; ++row) {
+        AppendJsonObject(batch, row, out);
+        *out += '\n';
+      }
+      return;
+    case RowFormat::kJson:
+      for (int64_t row = 0; row < rows; ++row) {
+        *out += started_ ? ",\n" : "[\n";
+        started_ = true;
+        AppendJsonObject(batch, row, out);
+      }
+      return;
+    case RowFormat::kTable:
+      break;
+  }
+  const int columns = batch.num_columns();
+  if (rows == 0 || columns == 0) return;
+  // This batch's cells, column by column, and the widths they need.
+  std::vector<std::string> cells(static_cast<size_t>(rows * columns));
+  std::vector<int> cell_widths(cells.size());
+  std::vector<int> needed = widths_;
+  for (int c = 0; c < columns; ++c) {
+    for (int64_t row = 0; row < rows; ++row) {
+      const size_t k = static_cast<size_t>(c * rows + row);
+      const std::optional<Cell> cell = CellAt(batch.column(c), row);
+      cell_widths[k] = AppendDisplayText(cell ? std::string_view(cell->text) : "NULL", max_cell_width_, &cells[k]);
+      needed[static_cast<size_t>(c)] = std::max(needed[static_cast<size_t>(c)], cell_widths[k]);
+    }
+  }
+  if (!started_) {
+    widths_ = needed;
+    OpenTable(out);
+    started_ = true;
+  } else if (!std::equal(needed.begin(), needed.end(), widths_.begin(), std::less_equal<>())) {
+    // A wider column: this box ends and one with the wider layout begins.
+    AppendRule(widths_, "\u2514", "\u2534", "\u2518", out);
+    for (size_t c = 0; c < widths_.size(); ++c) widths_[c] = std::max(widths_[c], needed[c]);
+    OpenTable(out);
+  }
+  for (int64_t row = 0; row < rows; ++row) {
+    *out += "\u2502";
+    for (int c = 0; c < columns; ++c) {
+      const size_t k = static_cast<size_t>(c * rows + row);
+      *out += ' ';
+      AppendPadded(cells[k], cell_widths[k], widths_[static_cast<size_t>(c)], right_align_[static_cast<size_t>(c)], out);
+      *out += " \u2502";
+    }
+    *out += '\n';
+  }
+}
+
+void RowWriter::Finish(std::string* out) {
+  switch (format_) {
+    case RowFormat::kCsv:
+      if (!started_) AppendCsvHeader(schema_, out);
+      started_ = true;
+      return;
+    case RowFormat::kJsonLines: return;
+    case RowFormat::kJson: *out += started_ ? "\n]\n" : "[]\n"; return;
+    case RowFormat::kTable:
+      if (schema_.num_fields() == 0) return;
+      if (!started_) OpenTable(out);
+      AppendRule(widths_, "\u2514", "\u2534", "\u2518", out);  // └ ┴ ┘
+      started_ = true;
+      return;
   }
 }
 

@@ -109,7 +109,20 @@ std::string FormatTimestamp(int64_t value, FormatTimeUnit unit) {
 
 std::string FormatTime(int64_t value, FormatTimeUnit unit) {
   char text[value_text::kMaxTimeChars];
-  return std::string(text, value_text::WriteTimeOfDay(value, ToTimeUnit(unit), text));
+  const TimeUnit time_unit = ToTimeUnit(unit);
+  if (value >= 0) return std::string(text, value_text::WriteTimeOfDay(value, time_unit, text));
+  // Some writers store times before midnight as negative values. The sign is written once,
+  // then the magnitude (-14:59:00), where floor division would give -15:01:00 and truncating
+  // division -14:-59:00. Unsigned, because -INT64_MIN does not fit in int64.
+  const uint64_t magnitude = 0 - static_cast<uint64_t>(value);
+  const auto per_second = static_cast<uint64_t>(value_text::UnitsPerSecond(time_unit));
+  const uint64_t seconds = magnitude / per_second;
+  std::string out = fmt::format("-{:02}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60);
+  // The fraction as WriteTimeOfDay writes it (no trailing zeros), after its "00:00:00".
+  const auto fraction = static_cast<int64_t>(magnitude % per_second);
+  const char* end = value_text::WriteTimeOfDay(fraction, time_unit, text);
+  out.append(text + 8, static_cast<size_t>(end - (text + 8)));
+  return out;
 }
 
 int64_t Int96ToNanoseconds(const uint8_t bytes[12]) {

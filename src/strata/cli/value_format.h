@@ -25,7 +25,8 @@ float Float16ToFloat32(uint16_t bits);
 std::string FormatDate(int64_t days_since_epoch);
 // An instant in `unit` since the epoch -> YYYY-MM-DDTHH:MM:SS[.fraction], no trailing zeros.
 std::string FormatTimestamp(int64_t value, FormatTimeUnit unit);
-// Time of day in `unit` -> HH:MM:SS[.fraction].
+// Time of day in `unit` -> HH:MM:SS[.fraction]; a negative value is its magnitude after a
+// minus sign (-00:00:01.5).
 std::string FormatTime(int64_t value, FormatTimeUnit unit);
 // INT96 (8 bytes nanoseconds of day, 4 bytes Julian day, little-endian) -> nanoseconds since
 // the epoch, in wrapping 64-bit arithmetic.

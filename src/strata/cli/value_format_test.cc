@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -62,6 +63,20 @@ TEST(ValueFormatTest, Timestamps) {
   EXPECT_EQ(FormatTime(0, FormatTimeUnit::kNano), "00:00:00");
 }
 
+TEST(ValueFormatTest, NegativeTimesCarryOneSign) {
+  // Some writers store times before midnight as negative values: the sign once, then the
+  // magnitude as a time of day would be written.
+  EXPECT_EQ(FormatTime(-(14 * 3600 + 59 * 60), FormatTimeUnit::kSecond), "-14:59:00");
+  EXPECT_EQ(FormatTime(-(14 * 3600 + 59 * 60) * 1000 - 5, FormatTimeUnit::kMilli), "-14:59:00.005");
+  EXPECT_EQ(FormatTime(-1, FormatTimeUnit::kSecond), "-00:00:01");
+  EXPECT_EQ(FormatTime(-1500000, FormatTimeUnit::kMicro), "-00:00:01.5");
+  EXPECT_EQ(FormatTime(-1, FormatTimeUnit::kNano), "-00:00:00.000000001");
+  EXPECT_EQ(FormatTime(-int64_t{100} * 3600 * 1000000, FormatTimeUnit::kMicro), "-100:00:00");
+  // The magnitude of INT64_MIN does not fit in int64.
+  EXPECT_EQ(FormatTime(INT64_MIN, FormatTimeUnit::kNano), "-2562047:47:16.854775808");
+  EXPECT_EQ(FormatTime(INT64_MIN, FormatTimeUnit::kSecond), "-2562047788015215:30:08");
+}
+
 TEST(ValueFormatTest, Int96) {
   uint8_t bytes[12] = {};
   const int32_t julian = 2440589;  // 1970-01-02
@@ -100,6 +115,10 @@ TEST(ValueFormatTest, JsonStrings) {
   std::string out;
   AppendJsonString("a\"b\\c\n\x01", &out);
   EXPECT_EQ(out, "\"a\\\"b\\\\c\\n\\u0001\"");
+  // Bytes that are not UTF-8 become U+FFFD, one per byte; valid sequences stay.
+  out.clear();
+  AppendJsonString("\xff\xfe\u00e9\xe9!", &out);
+  EXPECT_EQ(out, "\"\xef\xbf\xbd\xef\xbf\xbd\u00e9\xef\xbf\xbd!\"");
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ Result<std::unique_ptr<Codec>> MakeCodec(CompressionCodec codec, MemoryPool* poo
     case CompressionCodec::kUncompressed: return internal::MakeUncompressedCodec(level);
     case CompressionCodec::kSnappy: return internal::MakeSnappyCodec(pool, level);
     case CompressionCodec::kGzip: return internal::MakeGzipCodec(pool, level);
-    case CompressionCodec::kLzo: return Status::NotImplemented("LZO compression is not supported");
+    case CompressionCodec::kLzo: return internal::MakeLzoCodec(pool, level);
     case CompressionCodec::kBrotli: return internal::MakeBrotliCodec(pool, level);
     case CompressionCodec::kLz4: return internal::MakeLz4Codec(pool, level, /*hadoop_framing=*/true);
     case CompressionCodec::kZstd: return internal::MakeZstdCodec(pool, level);

@@ -58,7 +58,7 @@ class Codec {
   // caller decides whether that is an error. Malformed or truncated input is Corrupt. (LZ4
   // blocks have no end marker: one cut right after a sequence's literals decodes as a shorter
   // block, caught by the caller's size check.) Empty input yields 0 bytes for UNCOMPRESSED,
-  // GZIP, ZSTD and LZ4 (no members, frames or blocks) and is Corrupt for SNAPPY, BROTLI and
+  // GZIP, ZSTD, LZ4 and LZO (no members, frames or blocks) and is Corrupt for SNAPPY, BROTLI and
   // LZ4_RAW, whose formats always carry a header.
   // Nothing is allocated from sizes found inside `input`; after the first call, decoding
   // allocates nothing except for BROTLI (its decoder state cannot be reset; it is created
@@ -86,11 +86,12 @@ class Codec {
 
 // Makes a codec whose contexts and scratch memory come from `pool`, which must outlive it.
 // `level` is the compression level (ignored by decompression); a level outside the codec's
-// range is Invalid. LZO is NotImplemented; a value outside the enum is Invalid.
+// range is Invalid; a value outside the enum is Invalid.
 //   ZSTD: ZSTD_minCLevel()..ZSTD_maxCLevel() (negative = faster), default 3 (zstd's own).
 //   GZIP: 0..9, default 6 (zlib's).  BROTLI: 0..11, default 8 (as Arrow; brotli's own 11
 //   is far slower to write).
-//   LZ4, LZ4_RAW: 1 = fast (default), 2..12 = LZ4 HC.  SNAPPY, UNCOMPRESSED: default only.
+//   LZ4, LZ4_RAW: 1 = fast (default), 2..12 = LZ4 HC.  SNAPPY, LZO (LZO1X-1), UNCOMPRESSED:
+//   default only.
 Result<std::unique_ptr<Codec>> MakeCodec(CompressionCodec codec, MemoryPool* pool,
                                          int level = kDefaultCompressionLevel);
 

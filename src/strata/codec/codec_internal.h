@@ -15,6 +15,7 @@ Result<std::unique_ptr<Codec>> MakeSnappyCodec(MemoryPool* pool, int level);
 Result<std::unique_ptr<Codec>> MakeGzipCodec(MemoryPool* pool, int level);
 Result<std::unique_ptr<Codec>> MakeBrotliCodec(MemoryPool* pool, int level);
 Result<std::unique_ptr<Codec>> MakeZstdCodec(MemoryPool* pool, int level);
+Result<std::unique_ptr<Codec>> MakeLzoCodec(MemoryPool* pool, int level);
 // `hadoop_framing`: LZ4 (Hadoop blocks, raw-block fallback) rather than LZ4_RAW.
 Result<std::unique_ptr<Codec>> MakeLz4Codec(MemoryPool* pool, int level, bool hadoop_framing);
 

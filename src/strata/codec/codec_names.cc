@@ -15,7 +15,8 @@ Result<CompressionCodec> CodecFromName(std::string_view name) {
   if (n == "lz4") return CompressionCodec::kLz4;
   if (n == "lz4_raw" || n == "lz4raw") return CompressionCodec::kLz4Raw;
   if (n == "brotli") return CompressionCodec::kBrotli;
-  return Status::Invalid("unknown codec '{}' (uncompressed, snappy, gzip, zstd, lz4, lz4_raw, brotli)", name);
+  if (n == "lzo") return CompressionCodec::kLzo;
+  return Status::Invalid("unknown codec '{}' (uncompressed, snappy, gzip, zstd, lz4, lz4_raw, brotli, lzo)", name);
 }
 
 }  // namespace strata::codec

@@ -9,8 +9,8 @@
 
 namespace strata::codec {
 
-// none | uncompressed, snappy, gzip, zstd, lz4, lz4_raw (lz4raw), brotli; any case. Invalid
-// otherwise, listing the names.
+// none | uncompressed, snappy, gzip, zstd, lz4, lz4_raw (lz4raw), brotli, lzo; any case.
+// Invalid otherwise, listing the names.
 Result<CompressionCodec> CodecFromName(std::string_view name);
 
 }  // namespace strata::codec

@@ -65,10 +65,10 @@ inline std::span<const uint8_t> AsBytes(std::string_view s) {
   return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
 }
 
-// The codecs strata implements (all but LZO).
+// Every codec of the format.
 inline constexpr CompressionCodec kAllCodecs[] = {
     CompressionCodec::kUncompressed, CompressionCodec::kSnappy, CompressionCodec::kGzip,
-    CompressionCodec::kBrotli,       CompressionCodec::kLz4,    CompressionCodec::kZstd,
-    CompressionCodec::kLz4Raw};
+    CompressionCodec::kLzo,          CompressionCodec::kBrotli, CompressionCodec::kLz4,
+    CompressionCodec::kZstd,         CompressionCodec::kLz4Raw};
 
 }  // namespace strata::codec::testing

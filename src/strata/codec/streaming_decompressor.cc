@@ -50,8 +50,8 @@ Result<std::unique_ptr<StreamingDecompressor>> MakeStreamingDecompressor(Compres
     case CompressionCodec::kGzip: return internal::MakeGzipStreamingDecompressor(pool);
     case CompressionCodec::kZstd: return internal::MakeZstdStreamingDecompressor(pool);
     case CompressionCodec::kBrotli: return internal::MakeBrotliStreamingDecompressor(pool);
-    case CompressionCodec::kLzo: return Status::NotImplemented("LZO compression is not supported");
     case CompressionCodec::kSnappy:
+    case CompressionCodec::kLzo:
     case CompressionCodec::kLz4:
     case CompressionCodec::kLz4Raw:
       return Status::NotImplemented("streaming decompression of {} is not supported; decompress the "

@@ -1,6 +1,6 @@
 // StreamingDecompressor: decodes one compressed page a window at a time, so a reader can
 // walk a 32 MiB page through a 1 MiB buffer. Available for ZSTD, GZIP, BROTLI and
-// UNCOMPRESSED; SNAPPY, LZ4 and LZ4_RAW return NotImplemented: their blocks refer back to
+// UNCOMPRESSED; SNAPPY, LZ4, LZ4_RAW and LZO return NotImplemented: their blocks refer back to
 // any earlier byte of the output, so decoding them needs the whole page in memory anyway.
 #pragma once
 

@@ -9,7 +9,6 @@
 namespace strata::parquet {
 
 Status ColumnWriteOptions::Validate() const {
-  if (codec == codec::CompressionCodec::kLzo) return Status::NotImplemented("writing LZO is not supported");
   if (dictionary_page_bytes <= 0 || dictionary_page_bytes > (int64_t{1} << 30)) {
     return Status::Invalid("dictionary_page_bytes must be in (0, 1 GiB], got {}", dictionary_page_bytes);
   }
