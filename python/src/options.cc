@@ -173,8 +173,20 @@ parquet::WriterOptions ParquetWriterOptionsFromKwargs(const py::dict& kwargs) {
   return options;
 }
 
+parquet::SchemaOptions SchemaOptionsFromKwargs(const py::dict& kwargs) {
+  parquet::SchemaOptions options;
+  const py::object v = Get(kwargs, "int96_unit");
+  if (v.is_none()) return options;
+  const std::string unit = Str(v, "int96_unit");
+  if (unit == "ns") options.int96_unit = TimeUnit::kNano;
+  else if (unit == "us") options.int96_unit = TimeUnit::kMicro;
+  else if (unit == "ms") options.int96_unit = TimeUnit::kMilli;
+  else ThrowInvalid(fmt::format("option 'int96_unit': '{}' is not ns, us or ms", unit));
+  return options;
+}
+
 std::shared_ptr<const parquet::FileDecryptionOptions> DecryptionOptionsFromKwargs(const py::dict& kwargs) {
-  CheckKnown(kwargs, {"footer_key", "column_keys", "aad_prefix"}, "ParquetFile");
+  CheckKnown(kwargs, {"footer_key", "column_keys", "aad_prefix", "int96_unit"}, "ParquetFile");
   py::object v;
   auto options = std::make_shared<parquet::FileDecryptionOptions>();
   if (!(v = Get(kwargs, "footer_key")).is_none()) options->footer_key = Secret(v, "footer_key");

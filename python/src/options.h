@@ -5,6 +5,7 @@
 #include "strata/csv/reader.h"
 #include "strata/csv/write_options.h"
 #include "strata/parquet/encryption/decryption_options.h"
+#include "strata/parquet/schema.h"
 #include "strata/parquet/writer_options.h"
 #include "strata_py.h"
 
@@ -20,6 +21,9 @@ parquet::WriterOptions ParquetWriterOptionsFromKwargs(const py::dict& kwargs);
 // footer_key, column_keys ({column: key}), aad_prefix: what opens an encrypted file; nullptr
 // when none is given. Keys are bytes (or str, taken as its UTF-8 bytes), 16, 24 or 32 of them.
 std::shared_ptr<const parquet::FileDecryptionOptions> DecryptionOptionsFromKwargs(const py::dict& kwargs);
+// int96_unit ("ns" default: a value outside years 1677-2262 fails; "us"; "ms"), from the same
+// keyword arguments as DecryptionOptionsFromKwargs.
+parquet::SchemaOptions SchemaOptionsFromKwargs(const py::dict& kwargs);
 
 // delimiter, header (True|False|None = detect), null ([spellings]), all_strings, schema
 // ({column: type name} or "name:type,..."), columns ([names]), skip_rows, quote, escape, comment,

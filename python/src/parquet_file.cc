@@ -64,6 +64,7 @@ class ParquetReader {
   ParquetReader(const std::string& path, const py::dict& keys) : path_(path) {
     parquet::FileReaderOptions options;
     options.footer.decryption = DecryptionOptionsFromKwargs(keys);
+    options.schema = SchemaOptionsFromKwargs(keys);
     Result<std::unique_ptr<parquet::FileReader>> opened =
         WithoutGil([&] { return parquet::FileReader::OpenFile(path, Pool(), options); });
     file_ = ValueOrThrow(std::move(opened));

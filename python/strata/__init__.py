@@ -203,13 +203,14 @@ class ParquetFile:
             for df in f.iter_batches(batch_rows=65536): ...
     """
 
-    def __init__(self, path, footer_key=None, column_keys=None, aad_prefix=None):
+    def __init__(self, path, footer_key=None, column_keys=None, aad_prefix=None, int96_unit=None):
         """An encrypted file (Parquet modular encryption) opens with its keys: footer_key,
         column_keys ({column path: key}) for columns with keys of their own, aad_prefix when the
-        writer did not store it. Keys are bytes (or str, as its UTF-8 bytes)."""
+        writer did not store it. Keys are bytes (or str, as its UTF-8 bytes). int96_unit: INT96
+        timestamps as "ns" (default; a value outside years 1677-2262 fails), "us" or "ms"."""
         self.path = os.fspath(path)
         keys = {k: v for k, v in (("footer_key", footer_key), ("column_keys", column_keys),
-                                  ("aad_prefix", aad_prefix)) if v is not None}
+                                  ("aad_prefix", aad_prefix), ("int96_unit", int96_unit)) if v is not None}
         self._reader = _strata.ParquetReader(self.path, keys)
         self._metadata = None
 
@@ -303,17 +304,18 @@ class ParquetFile:
 
 
 def read_parquet(path, columns=None, filter=None, row_groups=None, threads=None, footer_key=None, column_keys=None,
-                 aad_prefix=None, **conversion):
+                 aad_prefix=None, int96_unit=None, **conversion):
     """A Parquet file as a DataFrame; see ParquetFile.read. threads: None is strata's default
     (1: decode on the calling thread), 0 every core, n that many threads. Keys of an encrypted
-    file: see ParquetFile."""
-    with ParquetFile(path, footer_key, column_keys, aad_prefix) as f:
+    file, and int96_unit: see ParquetFile."""
+    with ParquetFile(path, footer_key, column_keys, aad_prefix, int96_unit) as f:
         return f.read(columns=columns, row_groups=row_groups, filter=filter, threads=threads, **conversion)
 
 
-def read_table(path, columns=None, row_groups=None, threads=None, footer_key=None, column_keys=None, aad_prefix=None):
+def read_table(path, columns=None, row_groups=None, threads=None, footer_key=None, column_keys=None, aad_prefix=None,
+               int96_unit=None):
     """A Parquet file as a strata.Table (strata's arrays, no conversion)."""
-    with ParquetFile(path, footer_key, column_keys, aad_prefix) as f:
+    with ParquetFile(path, footer_key, column_keys, aad_prefix, int96_unit) as f:
         return f.read_table(columns=columns, row_groups=row_groups, threads=threads)
 
 

@@ -78,7 +78,7 @@ def expand_paths(path):
     return [path]
 
 
-_KEY_OPTIONS = ("footer_key", "column_keys", "aad_prefix")
+_KEY_OPTIONS = ("footer_key", "column_keys", "aad_prefix", "int96_unit")
 
 
 def _read_footers(files, keys):

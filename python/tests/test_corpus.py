@@ -7,6 +7,8 @@ import decimal
 import numpy as np
 import pandas as pd
 
+import pytest
+
 import strata
 
 
@@ -123,3 +125,19 @@ def test_statistics_are_typed(corpus):
     assert (columns["id"]["statistics"]["min"], columns["id"]["statistics"]["max"]) == (0, 7299)
     assert (columns["string_col"]["statistics"]["min"], columns["string_col"]["statistics"]["max"]) == ("0", "9")
     assert columns["timestamp_col"]["statistics"]["min"] is None
+
+
+def test_int96_beyond_nanoseconds_fails_or_reads_coarser(corpus):
+    # Spark's int96_from_spark.parquet holds 9999-12-31, outside timestamp[ns]: an error naming
+    # the column and row by default, the values at millisecond resolution on request.
+    path = corpus / "int96_from_spark.parquet"
+    with pytest.raises(strata.InvalidInput, match=r"column 'a'.*row 2 of the row group.*int96-unit"):
+        strata.read_parquet(path)
+    table = strata.read_table(path, int96_unit="ms")
+    assert table.num_rows == 6 and table.schema.types == ["timestamp[ms]"]
+    # (pandas holds only nanoseconds: the table's values are checked in C++, in
+    # parquet_completeness_test.)
+    with pytest.raises(strata.InvalidInput, match="outside pandas' nanosecond range"):
+        table.to_pandas()
+    with pytest.raises(strata.InvalidInput, match="int96_unit"):
+        strata.read_parquet(path, int96_unit="s")

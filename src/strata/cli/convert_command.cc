@@ -42,6 +42,7 @@ struct ConvertArgs {
   bool stats = false;
   std::optional<std::string> csv_null;
   std::string ipc_compression = "none";
+  std::string int96_unit = "ns";
   CsvCliOptions csv;
   EncryptionCliOptions encryption;
   std::vector<CLI::Option*> parquet_only;  // writer options that mean nothing for CSV output
@@ -313,6 +314,7 @@ Status RunConvert(const ConvertArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   SourceOptions read;
   STRATA_ASSIGN_OR_RETURN(read.decryption, MakeDecryptionOptions(args.encryption));
+  STRATA_ASSIGN_OR_RETURN(read.schema, ParseInt96Unit(args.int96_unit));
   read.threads = args.threads;  // decoding and encoding share the process's one pool
   STRATA_ASSIGN_OR_RETURN(auto batches, OpenBatchSource(args.input, args.csv, read, pool));
   STRATA_ASSIGN_OR_RETURN(auto writer, OpenSink(args, format, batches->schema(), pool));
@@ -350,7 +352,7 @@ void RegisterConvertCommand(CLI::App& app, CommandAction& action) {
                   "renamed")
       ->required();
   parquet_only.push_back(
-      sub->add_option("--codec", args->codec, "uncompressed, snappy (default), gzip, zstd, lz4, lz4_raw, brotli"));
+      sub->add_option("--codec", args->codec, "uncompressed, snappy (default), gzip, zstd, lz4, lz4_raw, brotli, lzo"));
   parquet_only.push_back(sub->add_option("--level", args->level, "Compression level (zstd, gzip, brotli, lz4)"));
   parquet_only.push_back(sub->add_option("--row-group-rows", args->row_group_rows, "Rows per row group (default 1048576)")
                              ->check(CLI::PositiveNumber));
@@ -377,6 +379,7 @@ void RegisterConvertCommand(CLI::App& app, CommandAction& action) {
       sub->add_option("--csv-null", args->csv_null, "How CSV output spells a null (default: an empty field)");
   args->ipc_compression_option = sub->add_option("--ipc-compression", args->ipc_compression,
                                                  "Arrow IPC output: body compression none (default), lz4 or zstd");
+  AddInt96UnitOption(sub, &args->int96_unit);
   AddCsvOptions(sub, &args->csv);
   AddEncryptionOptions(sub, &args->encryption);
   AddEncryptionWriteOptions(sub, &args->encryption);

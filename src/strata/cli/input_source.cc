@@ -42,6 +42,7 @@ class ParquetBatchSource final : public BatchSource {
     reader_options.pages.verify_checksums = options.verify_checksums;
     reader_options.pre_buffer = options.pre_buffer;
     reader_options.footer.decryption = options.decryption;
+    reader_options.schema = options.schema;
     STRATA_ASSIGN_OR_RETURN(out->source_, OpenSource(path));
     STRATA_ASSIGN_OR_RETURN(out->reader_, parquet::FileReader::Open(out->source_, pool, reader_options));
     parquet::BatchReadOptions read;
@@ -218,6 +219,25 @@ Result<std::unique_ptr<BatchSource>> OpenBatchSource(const std::string& path, co
 void ReportSkippedRows(const BatchSource& source) {
   const std::string report = source.SkippedRowsReport();
   if (!report.empty()) std::fprintf(stderr, "strata: %s\n", report.c_str());
+}
+
+void AddInt96UnitOption(CLI::App* sub, std::string* unit) {
+  sub->add_option("--int96-unit", *unit,
+                  "INT96 timestamps as ns (default: years 1677-2262, a value outside fails), us or ms (Spark's range)");
+}
+
+Result<parquet::SchemaOptions> ParseInt96Unit(const std::string& unit) {
+  parquet::SchemaOptions options;
+  if (unit == "ns") {
+    options.int96_unit = TimeUnit::kNano;
+  } else if (unit == "us") {
+    options.int96_unit = TimeUnit::kMicro;
+  } else if (unit == "ms") {
+    options.int96_unit = TimeUnit::kMilli;
+  } else {
+    return Status::Invalid("--int96-unit takes ns, us or ms, not '{}'", unit);
+  }
+  return options;
 }
 
 }  // namespace strata::cli

@@ -12,7 +12,10 @@
 #include "strata/array/record_batch.h"
 #include "strata/cli/csv_cli_options.h"
 #include "strata/memory/memory_pool.h"
+#include <CLI/CLI.hpp>
+
 #include "strata/parquet/encryption/decryption_options.h"
+#include "strata/parquet/schema.h"
 #include "strata/util/result.h"
 
 namespace strata::cli {
@@ -57,7 +60,13 @@ struct SourceOptions {
   bool verify_checksums = true;
   std::optional<bool> pre_buffer;  // unset: the reader's default (on for URLs)
   std::shared_ptr<const parquet::FileDecryptionOptions> decryption;  // keys of encrypted files
+  parquet::SchemaOptions schema;  // INT96's unit
 };
+
+// --int96-unit ns|us|ms (reading commands): INT96 read as timestamps of that unit. ns holds
+// years 1677-2262 and fails on a value outside; us and ms hold Spark's whole range.
+void AddInt96UnitOption(CLI::App* sub, std::string* unit);
+Result<parquet::SchemaOptions> ParseInt96Unit(const std::string& unit);
 
 // Opens `path` (a local file or, for Parquet, an http(s):// URL). CSV-only options given for
 // a Parquet input are an error naming the option.

@@ -25,6 +25,7 @@ struct ScanArgs {
   int64_t batch_rows = 64 * 1024;
   std::vector<std::string> columns;
   std::string pre_buffer = "auto";  // auto | on | off
+  std::optional<std::string> int96_unit;  // unset: the summary contract's wrapping nanoseconds
   int threads = 0;                  // all cores
   CsvCliOptions csv;
   EncryptionCliOptions encryption;
@@ -49,6 +50,13 @@ Status RunScan(const ScanArgs& args) {
   options.columns = args.columns;
   options.verify_checksums = !args.no_checksums;
   if (args.pre_buffer != "auto") options.pre_buffer = args.pre_buffer == "on";
+  if (args.int96_unit) {
+    STRATA_ASSIGN_OR_RETURN(options.schema, ParseInt96Unit(*args.int96_unit));
+  } else {
+    // The scan summary (SCAN-SUMMARY.md) reads INT96 as nanoseconds in wrapping arithmetic, so
+    // that engines compare on one rule.
+    options.schema.int96_wrap = true;
+  }
   STRATA_ASSIGN_OR_RETURN(auto batches, OpenBatchSource(args.file, args.csv, options, pool));
   ScanSummary summary(*batches->schema());
   exec::ThreadPool* cpu_pool = args.threads == 1 ? nullptr : exec::DefaultThreadPool();
@@ -98,6 +106,9 @@ void RegisterScanCommand(CLI::App& app, CommandAction& action) {
           ->check(CLI::IsMember({"auto", "on", "off"})));
   sub->add_option("--threads", args->threads, "Threads decoding the columns of a batch (0: all cores, 1: this one)")
       ->check(CLI::NonNegativeNumber);
+  args->parquet_only.push_back(sub->add_option(
+      "--int96-unit", args->int96_unit,
+      "INT96 timestamps as ns, us or ms (default here: the scan summary's nanoseconds, wrapping out-of-range values)"));
   AddCsvOptions(sub, &args->csv);
   AddEncryptionOptions(sub, &args->encryption);
   sub->callback([&action, args] { action = [args] { return RunScan(*args); }; });

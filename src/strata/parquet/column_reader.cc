@@ -40,7 +40,7 @@ Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(const ColumnDescriptor&
     case Conversion::kNarrow:
     case Conversion::kSignExtend:
     case Conversion::kBigEndianDecimal:
-    case Conversion::kInt96ToNanos:
+    case Conversion::kInt96:
     case Conversion::kByteArray:
       reader->pages_->AllowStreaming(page_options.stream_large_pages);
       break;
@@ -372,10 +372,22 @@ Status ColumnReader::DecodeRange(int64_t slot, int64_t count) {
       SpreadValues(out, output_width_, validity, slot, count, non_null);
       return Status::OK();
     }
+    case Conversion::kInt96: {
+      STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
+      STRATA_RETURN_NOT_OK(DecodeDenseFixed(scratch_.mutable_data(), non_null));
+      uint8_t* out = values_->mutable_data() + slot * output_width_;
+      const ::strata::TimeUnit unit = output_type_->unit();
+      const int64_t bad = ConvertInt96(scratch_.data(), non_null, unit, column_.int96_wrap, out);
+      if (bad >= 0) {
+        const int64_t row = rows_read_ + SlotOfDenseValue(validity, slot, count, bad);
+        return Int96OutOfRange(scratch_.data() + bad * 12, unit, fmt::format("row {} of the row group", row));
+      }
+      SpreadValues(out, output_width_, validity, slot, count, non_null);
+      return Status::OK();
+    }
     case Conversion::kNarrow:
     case Conversion::kSignExtend:
-    case Conversion::kBigEndianDecimal:
-    case Conversion::kInt96ToNanos: {
+    case Conversion::kBigEndianDecimal: {
       STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
       const uint8_t* in = scratch_.data();
       STRATA_RETURN_NOT_OK(DecodeDenseFixed(scratch_.mutable_data(), non_null));

@@ -35,7 +35,7 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<RandomAcces
     return footer.status().WithContext(fmt::format("'{}'", reader->source_->name()));
   }
   reader->footer_ = std::move(*footer);
-  auto descriptor = SchemaDescriptor::Make(reader->footer_.metadata.schema);
+  auto descriptor = SchemaDescriptor::Make(reader->footer_.metadata.schema, options.schema);
   if (!descriptor.ok()) return descriptor.status().WithContext(fmt::format("'{}'", reader->source_->name()));
   reader->descriptor_ = std::move(*descriptor);
   STRATA_RETURN_NOT_OK(reader->CheckRowGroups());

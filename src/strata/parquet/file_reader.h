@@ -34,6 +34,8 @@ namespace strata::parquet {
 struct FileReaderOptions {
   FooterReadOptions footer;
   PageReadOptions pages;
+  // How the schema maps to strata types (INT96's unit).
+  SchemaOptions schema;
   // Pre-buffering: the column chunks a row group needs are coalesced into few large reads,
   // fetched ahead on a small I/O pool, and released as soon as the row group is decoded
   // (ranges merged across row groups when the last of them is). Unset: on for remote sources

@@ -334,10 +334,22 @@ Status NestedLeafReader::DecodeValues(int64_t slot, int64_t count, int64_t non_n
       SpreadValues(out, output_width_, validity, slot, count, non_null);
       return Status::OK();
     }
+    case Conversion::kInt96: {
+      STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
+      STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(scratch_.mutable_data(), non_null));
+      uint8_t* out = values_->mutable_data() + slot * output_width_;
+      const ::strata::TimeUnit unit = output_type_->unit();
+      const int64_t bad = ConvertInt96(scratch_.data(), non_null, unit, column_.int96_wrap, out);
+      if (bad >= 0) {
+        return Int96OutOfRange(scratch_.data() + bad * 12, unit,
+                               fmt::format("value {} of the batch", SlotOfDenseValue(validity, slot, count, bad)));
+      }
+      SpreadValues(out, output_width_, validity, slot, count, non_null);
+      return Status::OK();
+    }
     case Conversion::kNarrow:
     case Conversion::kSignExtend:
-    case Conversion::kBigEndianDecimal:
-    case Conversion::kInt96ToNanos: {
+    case Conversion::kBigEndianDecimal: {
       STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
       STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(scratch_.mutable_data(), non_null));
       const uint8_t* in = scratch_.data();

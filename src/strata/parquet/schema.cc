@@ -36,7 +36,7 @@ Result<TypePtr> IntegerType(int bit_width, bool is_signed) {
 
 }  // namespace
 
-Result<TypePtr> LeafValueType(const SchemaElement& e) {
+Result<TypePtr> LeafValueType(const SchemaElement& e, const SchemaOptions& options) {
   if (!e.type) return Status::Corrupt("schema leaf '{}' has no physical type", e.name);
   const PhysicalType physical = *e.type;
   const LogicalType* logical = e.logical_type ? &*e.logical_type : nullptr;
@@ -79,7 +79,12 @@ Result<TypePtr> LeafValueType(const SchemaElement& e) {
       if (has_converted(ConvertedType::kUint64)) return uint64();
       return int64();
     case PhysicalType::kInt96:
-      return timestamp(::strata::TimeUnit::kNano);
+      if (options.int96_unit != ::strata::TimeUnit::kNano && options.int96_unit != ::strata::TimeUnit::kMicro &&
+          options.int96_unit != ::strata::TimeUnit::kMilli) {
+        return Status::Invalid("INT96 reads as nanoseconds, microseconds or milliseconds, not {}",
+                               TimeUnitName(options.int96_unit));
+      }
+      return timestamp(options.int96_wrap ? ::strata::TimeUnit::kNano : options.int96_unit);
     case PhysicalType::kFloat:
       return float32();
     case PhysicalType::kDouble:
@@ -111,13 +116,14 @@ Result<TypePtr> LeafValueType(const SchemaElement& e) {
   return Status::Corrupt("schema leaf '{}' has unknown physical type {}", e.name, static_cast<int>(physical));
 }
 
-Result<std::shared_ptr<SchemaDescriptor>> SchemaDescriptor::Make(const std::vector<SchemaElement>& elements) {
+Result<std::shared_ptr<SchemaDescriptor>> SchemaDescriptor::Make(const std::vector<SchemaElement>& elements,
+                                                                 const SchemaOptions& options) {
   auto descriptor = std::shared_ptr<SchemaDescriptor>(new SchemaDescriptor());
-  STRATA_RETURN_NOT_OK(descriptor->Build(elements));
+  STRATA_RETURN_NOT_OK(descriptor->Build(elements, options));
   return descriptor;
 }
 
-Status SchemaDescriptor::Build(const std::vector<SchemaElement>& elements) {
+Status SchemaDescriptor::Build(const std::vector<SchemaElement>& elements, const SchemaOptions& options) {
   if (elements.empty()) return Status::Corrupt("the schema is empty (no root element)");
   const SchemaElement* root_element = &elements[0];
   if (root_element->type) {
@@ -195,9 +201,10 @@ Status SchemaDescriptor::Build(const std::vector<SchemaElement>& elements) {
       column.max_definition_level = nodes_[static_cast<size_t>(index)].max_definition_level;
       column.max_repetition_level = nodes_[static_cast<size_t>(index)].max_repetition_level;
       column.element = &e;
-      auto type = LeafValueType(e);
+      auto type = LeafValueType(e, options);
       if (!type.ok()) return type.status().WithContext(fmt::format("column '{}'", column.dotted_path));
       column.type = *type;
+      column.int96_wrap = options.int96_wrap;
       columns_.push_back(std::move(column));
     }
   }

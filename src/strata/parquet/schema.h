@@ -29,6 +29,15 @@ struct SchemaNode {
 };
 
 // A leaf column: what a column reader needs to know to decode it.
+// How INT96 (deprecated nanosecond timestamps) is read: as timestamp[ns] (which holds years
+// 1677-2262; a value outside fails, naming the column and row), [us] or [ms] (which hold
+// Spark's whole range). `int96_wrap` keeps nanoseconds and wraps out-of-range values in 64-bit
+// arithmetic instead of failing: the scan-summary contract's rule, for comparisons only.
+struct SchemaOptions {
+  ::strata::TimeUnit int96_unit = ::strata::TimeUnit::kNano;
+  bool int96_wrap = false;
+};
+
 struct ColumnDescriptor {
   int column_index = 0;
   int node_index = 0;
@@ -40,6 +49,7 @@ struct ColumnDescriptor {
   int16_t max_repetition_level = 0;
   const SchemaElement* element = nullptr;
   TypePtr type;  // the strata type values decode to (logical and converted types applied)
+  bool int96_wrap = false;  // SchemaOptions::int96_wrap
 };
 
 class SchemaDescriptor {
@@ -47,7 +57,8 @@ class SchemaDescriptor {
   // Builds the tree from a footer's schema list; Corrupt when the list is malformed (child counts
   // that run past the end, leaves without a physical type, a root with a physical type, excessive
   // depth). `elements` must outlive the descriptor.
-  static Result<std::shared_ptr<SchemaDescriptor>> Make(const std::vector<SchemaElement>& elements);
+  static Result<std::shared_ptr<SchemaDescriptor>> Make(const std::vector<SchemaElement>& elements,
+                                                        const SchemaOptions& options = {});
 
   int num_columns() const { return static_cast<int>(columns_.size()); }
   const ColumnDescriptor& column(int i) const { return columns_[static_cast<size_t>(i)]; }
@@ -73,7 +84,7 @@ class SchemaDescriptor {
   std::string ToTreeString() const;
 
  private:
-  Status Build(const std::vector<SchemaElement>& elements);
+  Status Build(const std::vector<SchemaElement>& elements, const SchemaOptions& options);
   const std::vector<int>& root_children() const { return nodes_[0].children; }
   Result<FieldPtr> MakeField(int node_index) const;
 
@@ -88,6 +99,6 @@ class SchemaDescriptor {
 
 // The strata type a leaf's values decode to, from its physical, logical and converted types.
 // Unknown logical types fall back to the physical type's natural type.
-Result<TypePtr> LeafValueType(const SchemaElement& element);
+Result<TypePtr> LeafValueType(const SchemaElement& element, const SchemaOptions& options = {});
 
 }  // namespace strata::parquet

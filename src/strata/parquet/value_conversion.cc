@@ -40,7 +40,7 @@ Result<ValueConversion> ChooseValueConversion(const ColumnDescriptor& column, co
                                                    : ValueConversion::kCopy;
       break;
     case PhysicalType::kInt96:
-      conversion = ValueConversion::kInt96ToNanos;
+      conversion = ValueConversion::kInt96;
       break;
     case PhysicalType::kFloat:
     case PhysicalType::kDouble:
@@ -90,24 +90,65 @@ void ConvertFixedValues(ValueConversion conversion, const uint8_t* in, int physi
     case ValueConversion::kBigEndianDecimal:
       for (int64_t i = 0; i < count; ++i) BigEndianToDecimal(in + i * physical_width, physical_width, out + i * w, w);
       return;
-    case ValueConversion::kInt96ToNanos: {
-      // INT96: 8 bytes nanoseconds of day, then a 4-byte Julian day; wrapping arithmetic, as
-      // the scan-summary contract (and Spark's readers) do for out-of-range days.
-      constexpr int64_t kJulianEpochDay = 2440588;
-      constexpr uint64_t kNanosPerDay = 86400ULL * 1000000000ULL;
-      for (int64_t i = 0; i < count; ++i) {
-        uint64_t nanos;
-        int32_t day;
-        std::memcpy(&nanos, in + i * 12, 8);
-        std::memcpy(&day, in + i * 12 + 8, 4);
-        const uint64_t value = static_cast<uint64_t>(int64_t{day} - kJulianEpochDay) * kNanosPerDay + nanos;
-        std::memcpy(out + i * 8, &value, 8);
-      }
-      return;
-    }
     default:
       return;
   }
+}
+
+int64_t ConvertInt96(const uint8_t* in, int64_t count, ::strata::TimeUnit unit, bool wrap, uint8_t* out) {
+  constexpr int64_t kJulianEpochDay = 2440588;
+  constexpr int64_t kSecondsPerDay = 86400;
+  if (wrap) {
+    // The scan-summary contract (and Spark's old readers): nanoseconds, wrapping.
+    constexpr uint64_t kNanosPerDay = uint64_t{kSecondsPerDay} * 1000000000ULL;
+    for (int64_t i = 0; i < count; ++i) {
+      uint64_t nanos;
+      int32_t day;
+      std::memcpy(&nanos, in + i * 12, 8);
+      std::memcpy(&day, in + i * 12 + 8, 4);
+      const uint64_t value = static_cast<uint64_t>(int64_t{day} - kJulianEpochDay) * kNanosPerDay + nanos;
+      std::memcpy(out + i * 8, &value, 8);
+    }
+    return -1;
+  }
+  const int64_t per_second = unit == ::strata::TimeUnit::kNano ? 1000000000 : unit == ::strata::TimeUnit::kMicro ? 1000000 : 1000;
+  const int64_t nanos_per_tick = 1000000000 / per_second;
+  const int64_t per_day = kSecondsPerDay * per_second;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t nanos;
+    int32_t day;
+    std::memcpy(&nanos, in + i * 12, 8);
+    std::memcpy(&day, in + i * 12 + 8, 4);
+    // Floor division: a negative nanosecond count (some writers) stays before its day.
+    int64_t ticks = nanos / nanos_per_tick;
+    if (nanos % nanos_per_tick < 0) --ticks;
+    int64_t value;
+    if (__builtin_mul_overflow(int64_t{day} - kJulianEpochDay, per_day, &value) ||
+        __builtin_add_overflow(value, ticks, &value)) {
+      return i;
+    }
+    std::memcpy(out + i * 8, &value, 8);
+  }
+  return -1;
+}
+
+Status Int96OutOfRange(const uint8_t* value, ::strata::TimeUnit unit, const std::string& where) {
+  int32_t day;
+  std::memcpy(&day, value + 8, 4);
+  return Status::Invalid(
+      "{}: an INT96 timestamp (Julian day {}) is outside the range of timestamp[{}]; read INT96 as microseconds "
+      "or milliseconds (FileReaderOptions::schema.int96_unit, --int96-unit us)",
+      where, day, TimeUnitName(unit));
+}
+
+int64_t SlotOfDenseValue(const uint8_t* validity, int64_t slot, int64_t count, int64_t dense) {
+  if (validity == nullptr) return slot + dense;
+  for (int64_t i = slot; i < slot + count; ++i) {
+    if ((validity[i >> 3] >> (i & 7)) & 1) {
+      if (dense-- == 0) return i;
+    }
+  }
+  return slot + count;
 }
 
 void SpreadValues(uint8_t* out, int width, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {

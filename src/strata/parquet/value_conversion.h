@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "strata/parquet/encoding/byte_array.h"
 #include "strata/parquet/schema.h"
@@ -17,7 +18,7 @@ enum class ValueConversion {
   kNarrow,            // INT32 -> int8/int16/uint8/uint16 (truncate)
   kSignExtend,        // INT32/INT64 -> decimal128/decimal256
   kBigEndianDecimal,  // FIXED_LEN_BYTE_ARRAY -> decimal128/decimal256
-  kInt96ToNanos,      // INT96 -> timestamp[ns]
+  kInt96,             // INT96 -> timestamp[ns|us|ms] (ConvertInt96)
   kBits,              // BOOLEAN -> boolean
   kByteArray,         // BYTE_ARRAY -> binary/string (32- or 64-bit offsets)
   kByteArrayDecimal,  // BYTE_ARRAY -> decimal
@@ -31,9 +32,21 @@ enum class ValueConversion {
 Result<ValueConversion> ChooseValueConversion(const ColumnDescriptor& column, const DataType& output);
 
 // Converts `count` dense physical values (`physical_width` bytes each) into `output_width`-byte
-// values, for kNarrow, kSignExtend, kBigEndianDecimal and kInt96ToNanos.
+// values, for kNarrow, kSignExtend and kBigEndianDecimal.
 void ConvertFixedValues(ValueConversion conversion, const uint8_t* in, int physical_width, int64_t count,
                         uint8_t* out, int output_width);
+
+// INT96 values (8 bytes nanoseconds of day, a 4-byte Julian day) -> int64 timestamps of
+// `unit` (ns, us or ms, rounding toward negative infinity). Returns the index of the first value
+// outside int64 at that unit, which stops the conversion, or -1 when every value fits; `wrap`
+// (nanoseconds only) wraps instead, in 64-bit arithmetic, and never stops.
+int64_t ConvertInt96(const uint8_t* in, int64_t count, ::strata::TimeUnit unit, bool wrap, uint8_t* out);
+// The error for INT96 value `value` (12 bytes) that does not fit `unit`; `where` names the
+// column and row.
+Status Int96OutOfRange(const uint8_t* value, ::strata::TimeUnit unit, const std::string& where);
+// The slot of the `dense`-th non-null value among slots [slot, slot + count) (validity bits;
+// nullptr: no nulls), for messages.
+int64_t SlotOfDenseValue(const uint8_t* validity, int64_t slot, int64_t count, int64_t dense);
 
 // Big-endian two's complement of `length` bytes -> little-endian, sign-extended to `width`.
 inline void BigEndianToDecimal(const uint8_t* in, int64_t length, uint8_t* out, int width) {
