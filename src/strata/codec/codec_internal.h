@@ -3,6 +3,7 @@
 // kDefaultCompressionLevel.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "strata/codec/codec.h"
@@ -23,6 +24,18 @@ std::unique_ptr<StreamingDecompressor> MakeUncompressedStreamingDecompressor();
 std::unique_ptr<StreamingDecompressor> MakeGzipStreamingDecompressor(MemoryPool* pool);
 std::unique_ptr<StreamingDecompressor> MakeZstdStreamingDecompressor(MemoryPool* pool);
 std::unique_ptr<StreamingDecompressor> MakeBrotliStreamingDecompressor(MemoryPool* pool);
+
+// The 4-byte big-endian lengths of Hadoop's block framing (LZ4, LZO).
+inline uint32_t LoadBigEndian32(const uint8_t* p) {
+  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
+}
+
+inline void StoreBigEndian32(uint32_t v, uint8_t* p) {
+  p[0] = static_cast<uint8_t>(v >> 24);
+  p[1] = static_cast<uint8_t>(v >> 16);
+  p[2] = static_cast<uint8_t>(v >> 8);
+  p[3] = static_cast<uint8_t>(v);
+}
 
 // `level` if it lies in [min_level, max_level], `default_level` for kDefaultCompressionLevel,
 // otherwise Invalid.

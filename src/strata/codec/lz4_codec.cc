@@ -22,17 +22,6 @@ constexpr int64_t kHadoopPrefixBytes = 4;
 // of at most this size, so the writer cuts input into such blocks.
 constexpr int64_t kHadoopBlockBytes = 256 * 1024;
 
-uint32_t LoadBigEndian32(const uint8_t* p) {
-  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
-}
-
-void StoreBigEndian32(uint32_t v, uint8_t* p) {
-  p[0] = static_cast<uint8_t>(v >> 24);
-  p[1] = static_cast<uint8_t>(v >> 16);
-  p[2] = static_cast<uint8_t>(v >> 8);
-  p[3] = static_cast<uint8_t>(v);
-}
-
 // Decodes one raw block; -1 when it is malformed or needs more than `capacity` bytes (LZ4
 // does not tell the two apart). LZ4_decompress_safe never reads or writes out of bounds.
 int64_t DecodeRawBlock(const uint8_t* input, int64_t input_size, uint8_t* output, int64_t capacity) {

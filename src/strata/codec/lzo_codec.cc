@@ -24,17 +24,6 @@ constexpr int64_t kHadoopPrefixBytes = 4;
 constexpr int64_t kHadoopBufferBytes = 256 * 1024;
 constexpr int64_t kHadoopBlockBytes = kHadoopBufferBytes - (kHadoopBufferBytes / 16 + 64 + 3);
 
-uint32_t LoadBigEndian32(const uint8_t* p) {
-  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
-}
-
-void StoreBigEndian32(uint32_t v, uint8_t* p) {
-  p[0] = static_cast<uint8_t>(v >> 24);
-  p[1] = static_cast<uint8_t>(v >> 16);
-  p[2] = static_cast<uint8_t>(v >> 8);
-  p[3] = static_cast<uint8_t>(v);
-}
-
 // What is wrong with a stream, worded to follow "is".
 std::string_view LzoErrorName(int code) {
   switch (code) {
