@@ -206,11 +206,13 @@ TEST(CompactProtocolTest, ListSizeIsCheckedAgainstRemainingBytes) {
 // elements stays corrupt.
 TEST(CompactProtocolTest, AnEmptyListMayHaveElementTypeZero) {
   ListHeader list;
-  CompactReader empty = ReaderOf(Bytes({0x00, 0x2a}));
+  const std::string empty_bytes = Bytes({0x00, 0x2a});  // the reader points into it
+  CompactReader empty = ReaderOf(empty_bytes);
   ASSERT_TRUE(empty.ReadListBegin(&list).ok());
   EXPECT_EQ(list.size, 0);
   EXPECT_EQ(empty.position(), 1u);
-  CompactReader one = ReaderOf(Bytes({0x10, 0x00}));
+  const std::string one_bytes = Bytes({0x10, 0x00});
+  CompactReader one = ReaderOf(one_bytes);
   Status st = one.ReadListBegin(&list);
   ASSERT_TRUE(st.IsCorrupt());
   EXPECT_NE(st.message().find("invalid list element type 0"), std::string::npos) << st.message();
