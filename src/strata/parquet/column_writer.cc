@@ -751,14 +751,10 @@ Result<std::optional<std::pair<int64_t, int32_t>>> ColumnChunkWriter::Impl::Writ
   STRATA_RETURN_NOT_OK(bloom_->WriteTo(&bloom_bytes_));
   std::span<const uint8_t> stored = bloom_bytes_.span();
   if (encryption_ != nullptr) {
-    // Two modules, the header and the bitset, of the chunk WriteChunk just wrote.
-    const int64_t row_group = chunks_written_ - 1;
-    const auto header_bytes = static_cast<size_t>(bloom_bytes_.size() - bloom_->num_bytes());
+    // The chunk WriteChunk just wrote.
     bloom_modules_.Clear();
-    STRATA_RETURN_NOT_OK(encryptor_->Encrypt(encryption::ModuleType::kBloomFilterHeader, encryption_->key, row_group,
-                                             column_.column_index, 0, stored.first(header_bytes), &bloom_modules_));
-    STRATA_RETURN_NOT_OK(encryptor_->Encrypt(encryption::ModuleType::kBloomFilterBitset, encryption_->key, row_group,
-                                             column_.column_index, 0, stored.subspan(header_bytes), &bloom_modules_));
+    STRATA_RETURN_NOT_OK(encryptor_->EncryptBloomFilter(encryption_->key, chunks_written_ - 1, column_.column_index,
+                                                        stored, bloom_->num_bytes(), &bloom_modules_));
     stored = bloom_modules_.span();
   }
   const int64_t offset = sink->position();

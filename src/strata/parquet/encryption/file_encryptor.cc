@@ -74,6 +74,18 @@ Status FileEncryptor::Encrypt(ModuleType type, std::string_view key, int64_t row
   return Status::OK();
 }
 
+Status FileEncryptor::EncryptBloomFilter(std::string_view key, int64_t row_group, int64_t column,
+                                         std::span<const uint8_t> filter, int64_t bitset_bytes,
+                                         ResizableBuffer* out) const {
+  if (bitset_bytes < 0 || static_cast<size_t>(bitset_bytes) > filter.size()) {
+    return Status::Invalid("a Bloom filter of {} bytes cannot hold a {}-byte bitset", filter.size(), bitset_bytes);
+  }
+  const size_t header_bytes = filter.size() - static_cast<size_t>(bitset_bytes);
+  STRATA_RETURN_NOT_OK(
+      Encrypt(ModuleType::kBloomFilterHeader, key, row_group, column, 0, filter.first(header_bytes), out));
+  return Encrypt(ModuleType::kBloomFilterBitset, key, row_group, column, 0, filter.subspan(header_bytes), out);
+}
+
 Status FileEncryptor::SignFooter(std::span<const uint8_t> footer, MemoryPool* pool, std::string* out) const {
   uint8_t nonce[kNonceBytes];
   if (RAND_bytes(nonce, static_cast<int>(kNonceBytes)) != 1) return Status::IOError("OpenSSL could not make a nonce");

@@ -51,6 +51,10 @@ class FileEncryptor {
   Status Encrypt(ModuleType type, std::string_view key, int64_t row_group, int64_t column, int64_t page,
                  std::span<const uint8_t> first, std::span<const uint8_t> second, ResizableBuffer* out) const;
 
+  // A serialized Bloom filter (header, then `bitset_bytes` of bitset) as its two modules.
+  Status EncryptBloomFilter(std::string_view key, int64_t row_group, int64_t column, std::span<const uint8_t> filter,
+                            int64_t bitset_bytes, ResizableBuffer* out) const;
+
   // A plaintext footer's signature: a fresh nonce and the GCM tag of `footer` (the serialized
   // FileMetaData) under the footer key, 28 bytes appended to `out`.
   Status SignFooter(std::span<const uint8_t> footer, MemoryPool* pool, std::string* out) const;
