@@ -128,9 +128,11 @@ export class DuckDBSummary {
 
   // Returns the summary line for `file`, restricted to `columns` (names) when given. With `csv`
   // (an options object of csv_options.mjs, {} for DuckDB's defaults) the file is read as CSV.
-  async summarize(file, { columns, csv } = {}) {
+  // With `where` (SQL), only the rows it keeps are summarised.
+  async summarize(file, { columns, csv, where } = {}) {
     if (csv) return this.summarizeCsv(file, { columns, csv });
-    const source = `read_parquet(${sqlString(file)})`;
+    const read = `read_parquet(${sqlString(file)})`;
+    const source = where ? `(SELECT * FROM ${read} WHERE ${where})` : read;
     const schemaRows = await this.rows(`SELECT * FROM parquet_schema(${sqlString(file)})`);
     const described = await this.rows(`DESCRIBE SELECT * FROM ${source}`);
     const fields = topLevelElements(schemaRows);

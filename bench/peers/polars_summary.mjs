@@ -151,8 +151,15 @@ function scanOf(file, csv, ipc) {
 // Returns the summary line for `file`, restricted to `columns` (names) when given. With `csv`
 // (csv_options.mjs; {} for Polars' defaults) the file is read as CSV; with `ipc` ('file' or
 // 'stream') as Arrow IPC.
-export function polarsSummary(file, { columns, csv, ipc } = {}) {
-  return polarsLazySummary(scanOf(file, csv, ipc), { columns, nullType: ipc ? 'null' : 'int32' });
+// `where` (SQL) keeps only the rows it selects: Polars' SQL context over the lazy scan, so the
+// predicate is pushed into the Parquet reader as Polars does for its own expressions.
+export function polarsSummary(file, { columns, csv, ipc, where } = {}) {
+  let scan = scanOf(file, csv, ipc);
+  if (where) {
+    const context = pl.SQLContext({ t: scan });
+    scan = context.execute(`SELECT * FROM t WHERE ${where}`);
+  }
+  return polarsLazySummary(scan, { columns, nullType: ipc ? 'null' : 'int32' });
 }
 
 // The summary line of a LazyDataFrame (or DataFrame). A column of Polars' Null type is named

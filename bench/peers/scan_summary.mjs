@@ -38,6 +38,7 @@ export function parseArgs(argv) {
     const value = () => (i + 1 < argv.length ? argv[++i] : usage(`${arg} needs a value`));
     if (arg === '--threads') options.threads = Number(value());
     else if (arg === '--columns') options.columns = value().split(',').filter((c) => c !== '');
+    else if (arg === '--where') options.where = value();
     else if (arg === '--batch') options.batch = true;
     else if (arg === '--digest') options.digest = true;
     else if (arg === '--format') options.format = value();
@@ -119,10 +120,11 @@ export async function openEngine(engine, { threads } = {}) {
 }
 
 // Computes the line with `engine`; `csv` (csv_options.mjs) reads `file` as CSV.
-export async function scanSummary(engine, file, { threads, columns, csv } = {}) {
+// `where` (SQL, DuckDB and Polars only) keeps only the rows it selects.
+export async function scanSummary(engine, file, { threads, columns, csv, where } = {}) {
   const summariser = await openEngine(engine, { threads });
   try {
-    return await summariser.summarize(file, { columns, csv });
+    return await summariser.summarize(file, { columns, csv, where });
   } finally {
     summariser.close();
   }

@@ -19,6 +19,9 @@ struct CatArgs {
   std::string format = "table";
   int max_width = kDefaultMaxCellWidth;
   int threads = 0;  // all cores
+  std::string filter;
+  std::string pruning = "on";
+  bool stats = false;
   CsvCliOptions csv;
   EncryptionCliOptions encryption;
 };
@@ -28,6 +31,8 @@ Status RunCat(const CatArgs& args) {
   STRATA_ASSIGN_OR_RETURN(options.decryption, MakeDecryptionOptions(args.encryption));
   options.threads = args.threads;
   options.columns = args.columns;
+  options.filter = args.filter;
+  options.pruning = args.pruning == "on";
   if (args.limit >= 0) options.batch_rows = std::max<int64_t>(1, std::min<int64_t>(args.limit, options.batch_rows));
   STRATA_ASSIGN_OR_RETURN(auto batches, OpenBatchSource(args.file, args.csv, options, SystemMemoryPool()));
   int64_t left = args.limit < 0 ? INT64_MAX : args.limit;
@@ -51,6 +56,9 @@ Status RunCat(const CatArgs& args) {
   writer.Finish(&text);
   std::fwrite(text.data(), 1, text.size(), stdout);
   ReportSkippedRows(*batches);
+  if (args.stats) {
+    if (auto pruning = batches->pruning_stats()) std::fprintf(stderr, "%s\n", PruningStatsLine(*pruning).c_str());
+  }
   return Status::OK();
 }
 
@@ -67,6 +75,8 @@ void AddCat(CLI::App& app, CommandAction& action, const char* name, const char* 
       ->check(CLI::Range(1, 1 << 20));
   sub->add_option("--threads", args->threads, "Threads decoding the columns of a batch (0: all cores, 1: this one)")
       ->check(CLI::NonNegativeNumber);
+  AddFilterOptions(sub, &args->filter, &args->pruning);
+  sub->add_flag("--stats", args->stats, "With --filter on Parquet: print on stderr what was skipped, and how");
   AddCsvOptions(sub, &args->csv);
   AddEncryptionOptions(sub, &args->encryption);
   sub->callback([&action, args] { action = [args] { return RunCat(*args); }; });

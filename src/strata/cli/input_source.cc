@@ -6,8 +6,11 @@
 
 #include <fmt/format.h>
 
+#include "strata/cli/filtering_source.h"
 #include "strata/cli/ipc_batch_source.h"
 #include "strata/csv/reader.h"
+#include "strata/expr/bind.h"
+#include "strata/expr/parser.h"
 #include "strata/parquet/file_reader.h"
 #if STRATA_WITH_HTTP
 #include "strata/io/http_source.h"
@@ -53,8 +56,20 @@ class ParquetBatchSource final : public BatchSource {
       if (index < 0) return Status::Invalid("'{}' has no top-level column '{}'", path, name);
       read.columns.push_back(index);
     }
-    STRATA_ASSIGN_OR_RETURN(out->batches_, out->reader_->ReadBatches(read));
-    out->schema_ = out->batches_->schema();
+    if (!options.filter.empty()) {
+      STRATA_ASSIGN_OR_RETURN(auto expression, expr::ParseFilter(options.filter));
+      parquet::FilterOptions filter;
+      auto bound = expr::Bind(*expression, *out->reader_->schema());
+      if (!bound.ok()) return bound.status().WithContext(fmt::format("'{}'", path));
+      filter.predicate = *bound;
+      filter.use_statistics = filter.use_dictionaries = filter.use_bloom_filters = filter.use_page_index =
+          options.pruning;
+      STRATA_ASSIGN_OR_RETURN(out->filtered_, parquet::FilteredBatchReader::Make(out->reader_.get(), read, filter));
+      out->schema_ = out->filtered_->schema();
+    } else {
+      STRATA_ASSIGN_OR_RETURN(out->batches_, out->reader_->ReadBatches(read));
+      out->schema_ = out->batches_->schema();
+    }
     auto size = out->source_->Size();
     out->size_ = size.ok() ? *size : -1;
     return std::unique_ptr<BatchSource>(std::move(out));
@@ -62,9 +77,13 @@ class ParquetBatchSource final : public BatchSource {
 
   const SchemaPtr& schema() const override { return schema_; }
   Result<std::shared_ptr<RecordBatch>> Next() override {
-    STRATA_ASSIGN_OR_RETURN(auto batch, batches_->Next());
+    STRATA_ASSIGN_OR_RETURN(auto batch, filtered_ ? filtered_->Next() : batches_->Next());
     if (batch) rows_read_ += batch->num_rows();
     return batch;
+  }
+  std::optional<parquet::PruningStats> pruning_stats() const override {
+    if (!filtered_) return std::nullopt;
+    return filtered_->stats();
   }
   // Local sources do not count their bytes: estimated from the rows read, which is what a
   // progress fraction needs.
@@ -83,6 +102,7 @@ class ParquetBatchSource final : public BatchSource {
   std::shared_ptr<RandomAccessSource> source_;
   std::unique_ptr<parquet::FileReader> reader_;
   std::unique_ptr<parquet::BatchReader> batches_;  // after reader_: destroyed first
+  std::unique_ptr<parquet::FilteredBatchReader> filtered_;  // with --filter, instead of batches_
   SchemaPtr schema_;
   int64_t size_ = -1;
   int64_t rows_read_ = 0;
@@ -210,10 +230,41 @@ Result<std::unique_ptr<BatchSource>> OpenBatchSource(const std::string& path, co
     }
   }
   if (format == InputFormat::kParquet) return ParquetBatchSource::Open(path, options, pool);
-  if (format == InputFormat::kIpcFile || format == InputFormat::kIpcStream) {
-    return OpenIpcBatchSource(path, format == InputFormat::kIpcStream, options, pool);
+  // Other formats filter decoded rows: the filter's columns are read too, then dropped.
+  SourceOptions inner = options;
+  std::unique_ptr<RowFilterPlan> plan;
+  if (!options.filter.empty()) {
+    STRATA_ASSIGN_OR_RETURN(plan, RowFilterPlan::Make(options.filter, options.columns));
+    inner.columns = plan->input_columns();
   }
-  return CsvBatchSource::Open(path, csv, format == InputFormat::kTsv, options, pool);
+  std::unique_ptr<BatchSource> source;
+  if (format == InputFormat::kIpcFile || format == InputFormat::kIpcStream) {
+    STRATA_ASSIGN_OR_RETURN(source, OpenIpcBatchSource(path, format == InputFormat::kIpcStream, inner, pool));
+  } else {
+    STRATA_ASSIGN_OR_RETURN(source, CsvBatchSource::Open(path, csv, format == InputFormat::kTsv, inner, pool));
+  }
+  if (plan == nullptr) return source;
+  return MakeFilteringSource(std::move(source), std::move(plan), path, pool);
+}
+
+void AddFilterOptions(CLI::App* sub, std::string* filter, std::string* pruning) {
+  sub->add_option("--filter", *filter,
+                  "Rows to keep, e.g. \"l_shipdate >= '1998-09-01' AND l_returnflag IN ('R', 'A')\" "
+                  "(=, !=, <, <=, >, >=, IN, IS [NOT] NULL, AND, OR, NOT)");
+  sub->add_option("--pruning", *pruning,
+                  "Skip row groups and pages by statistics, dictionaries, Bloom filters and the page index (Parquet)")
+      ->check(CLI::IsMember({"on", "off"}));
+}
+
+std::string PruningStatsLine(const parquet::PruningStats& s) {
+  const int64_t skipped = s.row_groups_by_statistics + s.row_groups_by_dictionary + s.row_groups_by_bloom_filter;
+  return fmt::format(
+      "filter: {} of {} row groups skipped (statistics {}, dictionary {}, Bloom filter {}); {} pages passed over "
+      "undecoded{}; {} of {} rows selected, {} decoded by the filter columns, {} skipped by the page index; "
+      "{} of {} column chunk bytes skipped with their row groups",
+      skipped, s.row_groups, s.row_groups_by_statistics, s.row_groups_by_dictionary, s.row_groups_by_bloom_filter,
+      s.pages_skipped, s.pages > 0 ? fmt::format(" (of {})", s.pages) : "", s.rows_selected, s.rows, s.rows_decoded,
+      s.rows_skipped_by_page_index, s.bytes_skipped, s.bytes);
 }
 
 void ReportSkippedRows(const BatchSource& source) {

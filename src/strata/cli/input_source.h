@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include "strata/parquet/encryption/decryption_options.h"
+#include "strata/parquet/filtered_reader.h"
 #include "strata/parquet/schema.h"
 #include "strata/util/result.h"
 
@@ -42,6 +43,8 @@ class BatchSource {
   // Rows skipped so far as ragged (--ragged skip): a line with the count and the first lines
   // where they were, or "" when none were.
   virtual std::string SkippedRowsReport() const { return ""; }
+  // With --filter on Parquet input: what the reader skipped so far, and how.
+  virtual std::optional<parquet::PruningStats> pruning_stats() const { return std::nullopt; }
 };
 
 enum class InputFormat { kParquet, kCsv, kTsv, kIpcFile, kIpcStream };
@@ -61,7 +64,17 @@ struct SourceOptions {
   std::optional<bool> pre_buffer;  // unset: the reader's default (on for URLs)
   std::shared_ptr<const parquet::FileDecryptionOptions> decryption;  // keys of encrypted files
   parquet::SchemaOptions schema;  // INT96's unit
+  // --filter: rows kept (expr/parser.h grammar); empty: every row. Parquet input is pruned by
+  // statistics, dictionaries, Bloom filters and the page index unless `pruning` is off (a
+  // comparison point: the same rows, filtered after decoding); other inputs filter decoded rows.
+  std::string filter;
+  bool pruning = true;
 };
+
+// --filter and --pruning on|off, for the reading commands.
+void AddFilterOptions(CLI::App* sub, std::string* filter, std::string* pruning);
+// The --stats line on what a filtered Parquet read skipped.
+std::string PruningStatsLine(const parquet::PruningStats& stats);
 
 // --int96-unit ns|us|ms (reading commands): INT96 read as timestamps of that unit. ns holds
 // years 1677-2262 and fails on a value outside; us and ms hold Spark's whole range.

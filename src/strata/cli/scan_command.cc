@@ -27,6 +27,8 @@ struct ScanArgs {
   std::string pre_buffer = "auto";  // auto | on | off
   std::optional<std::string> int96_unit;  // unset: the summary contract's wrapping nanoseconds
   int threads = 0;                  // all cores
+  std::string filter;
+  std::string pruning = "on";
   CsvCliOptions csv;
   EncryptionCliOptions encryption;
   std::vector<CLI::Option*> parquet_only;
@@ -49,6 +51,8 @@ Status RunScan(const ScanArgs& args) {
   options.threads = args.threads;
   options.columns = args.columns;
   options.verify_checksums = !args.no_checksums;
+  options.filter = args.filter;
+  options.pruning = args.pruning == "on";
   if (args.pre_buffer != "auto") options.pre_buffer = args.pre_buffer == "on";
   if (args.int96_unit) {
     STRATA_ASSIGN_OR_RETURN(options.schema, ParseInt96Unit(*args.int96_unit));
@@ -85,6 +89,9 @@ Status RunScan(const ScanArgs& args) {
                  seconds, static_cast<double>(summary.rows()) / seconds,
                  static_cast<double>(summary.decoded_bytes()) / 1e6 / seconds, static_cast<long long>(m.peak_bytes),
                  static_cast<long long>(m.num_allocations), static_cast<long long>(m.num_reallocations), reads.c_str());
+    if (auto pruning = batches->pruning_stats()) {
+      std::fprintf(args.json ? stderr : stdout, "%s\n", PruningStatsLine(*pruning).c_str());
+    }
   }
   return Status::OK();
 }
@@ -109,6 +116,7 @@ void RegisterScanCommand(CLI::App& app, CommandAction& action) {
   args->parquet_only.push_back(sub->add_option(
       "--int96-unit", args->int96_unit,
       "INT96 timestamps as ns, us or ms (default here: the scan summary's nanoseconds, wrapping out-of-range values)"));
+  AddFilterOptions(sub, &args->filter, &args->pruning);
   AddCsvOptions(sub, &args->csv);
   AddEncryptionOptions(sub, &args->encryption);
   sub->callback([&action, args] { action = [args] { return RunScan(*args); }; });

@@ -122,8 +122,16 @@ Result<bool> ColumnReader::NextDataPage() {
       if (column_.physical_type == PhysicalType::kByteArray) {
         STRATA_ASSIGN_OR_RETURN(dictionary_, Dictionary::MakeByteArray(pool_, data, size, page_.num_values, values_offset));
         max_dictionary_length_ = 0;
+        int64_t dictionary_bytes = 0;
         for (int64_t i = 0; i < dictionary_->size(); ++i) {
           max_dictionary_length_ = std::max<int64_t>(max_dictionary_length_, dictionary_->views()[i].length);
+          dictionary_bytes += dictionary_->views()[i].length;
+        }
+        // For dictionary-encoded chunks the chunk's sizes understate the decoded bytes, the
+        // dictionary's mean length does not.
+        if (dictionary_->size() > 0) {
+          bytes_per_row_estimate_ = std::max(bytes_per_row_estimate_, static_cast<double>(dictionary_bytes) /
+                                                                          static_cast<double>(dictionary_->size()));
         }
         if (conversion_ == Conversion::kByteArrayDictionary || conversion_ == Conversion::kByteArrayView) {
           STRATA_RETURN_NOT_OK(MakeDictionaryArray());
@@ -225,17 +233,9 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
       std::memset(values_->mutable_data(), 0, static_cast<size_t>(offset_width));
       STRATA_ASSIGN_OR_RETURN(data_, ResizableBuffer::Make(pool_));
       if (rows_read_ == 0 && page_values_left_ == 0 && rows > 0) {
-        // Load the dictionary (if any) before sizing: for dictionary-encoded chunks the
-        // chunk's sizes understate the decoded bytes, the dictionary's mean length does not.
+        // Load the dictionary (if any) before sizing: it refines the bytes-per-row estimate.
         auto more = NextDataPage();
         if (!more.ok()) return more.status().WithContext(Where());
-        if (dictionary_ && dictionary_->is_byte_array() && dictionary_->size() > 0) {
-          int64_t dictionary_bytes = 0;
-          const ByteArrayView* views = dictionary_->views();
-          for (int64_t i = 0; i < dictionary_->size(); ++i) dictionary_bytes += views[i].length;
-          bytes_per_row_estimate_ = std::max(bytes_per_row_estimate_, static_cast<double>(dictionary_bytes) /
-                                                                          static_cast<double>(dictionary_->size()));
-        }
       }
       int64_t reserve = static_cast<int64_t>(bytes_per_row_estimate_ * static_cast<double>(rows) * 1.1);
       if (exact_chunk_bytes_ >= 0 && rows == rows_left()) {
@@ -324,6 +324,39 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
   auto batch = ArrayData::Make(output_type_, rows, std::move(buffers), null_count_);
   if (validate_utf8_) STRATA_RETURN_NOT_OK(ValidateUtf8Values(*batch));
   return batch;
+}
+
+Status ColumnReader::SkipRows(int64_t rows) {
+  rows = std::clamp<int64_t>(rows, 0, rows_left());
+  if (rows > 0 && pending_value_) {
+    // The value left out of the last batch is the first row skipped.
+    pending_value_ = false;
+    ++rows_read_;
+    --rows;
+  }
+  while (rows > 0) {
+    if (page_values_left_ == 0) {
+      // At a page boundary whole pages go by undecoded: the page reader passes over them.
+      pages_->SkipDataPageRows(rows);
+      auto more = NextDataPage();
+      const int64_t skipped = pages_->TakeSkippedRows();
+      if (!more.ok()) return more.status().WithContext(Where());
+      rows_read_ += skipped;
+      rows -= skipped;
+      if (!*more) {
+        if (rows == 0) break;
+        return Status::Corrupt("{}: the column chunk ends after {} rows; the row group declares {}", Where(),
+                               rows_read_, rows_in_chunk_);
+      }
+      if (rows == 0) break;
+    }
+    // Within a page: decoded and dropped (the decoders have no cheaper way forward).
+    const int64_t n = std::min({rows, page_values_left_, int64_t{1} << 16});
+    STRATA_ASSIGN_OR_RETURN(const ArrayDataPtr dropped, ReadBatch(n));
+    if (dropped->length == 0) return Status::Corrupt("{}: no rows left to skip", Where());
+    rows -= dropped->length;
+  }
+  return Status::OK();
 }
 
 Status ColumnReader::ValidateUtf8Values(const ArrayData& batch, const char* what) const {

@@ -40,6 +40,11 @@ class ColumnReader {
   Result<ArrayDataPtr> ReadBatch(int64_t rows);
 
   int64_t rows_left() const { return rows_in_chunk_ - rows_read_; }
+  // Advances past the next min(rows, rows_left()) rows without returning them (a filter ruled
+  // them out).
+  Status SkipRows(int64_t rows);
+  // Data pages passed over unread by SkipRows.
+  int64_t pages_skipped() const { return pages_->pages_skipped(); }
 
   // Check that string values are valid UTF-8 (Corrupt naming the row otherwise).
   // Dictionary outputs check their dictionary once and their non-dictionary values per batch.

@@ -288,8 +288,7 @@ Result<RowGroupRanges> SelectedChunkRanges(const FileReader& file, const std::ve
 
 }  // namespace
 
-template <typename Fn>
-Status BatchReader::ForEachField(size_t count, Fn&& fn) const {
+Status BatchReader::ForEachField(size_t count, const std::function<Status(size_t)>& fn) const {
   if (cpu_pool_ == nullptr || count <= 1) {
     for (size_t i = 0; i < count; ++i) STRATA_RETURN_NOT_OK(fn(i));
     return Status::OK();
@@ -338,6 +337,7 @@ Status BatchReader::PreBuffer(size_t first, size_t count) {
 
 void BatchReader::ReleaseRowGroup(int row_group) {
   // Readers first: their chunk buffers may be slices of cache entries.
+  for (const auto& reader : readers_) pages_skipped_done_ += reader ? reader->pages_skipped() : 0;
   readers_.clear();
   nested_readers_.clear();
   if (!cache_ || row_group < 0) return;
@@ -368,6 +368,7 @@ Status BatchReader::OpenRowGroup(size_t index) {
   // The previous row group's buffers go back to the pool first (its cache entries too, unless
   // it is the row group read again now).
   if (current_row_group_ == row_group) {
+    for (const auto& reader : readers_) pages_skipped_done_ += reader ? reader->pages_skipped() : 0;
     readers_.clear();
     nested_readers_.clear();
   } else {
@@ -511,6 +512,12 @@ Result<std::shared_ptr<RecordBatch>> BatchReader::Next() {
   }
   rows_left_in_row_group_ -= cut;
   return std::make_shared<RecordBatch>(schema_, cut, std::move(columns));
+}
+
+int64_t BatchReader::pages_skipped() const {
+  int64_t pages = pages_skipped_done_;
+  for (const auto& reader : readers_) pages += reader ? reader->pages_skipped() : 0;
+  return pages;
 }
 
 int64_t BatchReader::memory_size() const {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,9 +14,11 @@
 
 #include "strata/array/record_batch.h"
 #include "strata/array/table.h"
+#include "strata/expr/evaluate.h"
 #include "strata/io/random_access_source.h"
 #include "strata/io/read_range_cache.h"
 #include "strata/parquet/column_reader.h"
+#include "strata/parquet/filter/row_ranges.h"
 #include "strata/parquet/nested_column_reader.h"
 #include "strata/parquet/reader_options.h"
 #include "strata/parquet/schema.h"
@@ -62,6 +65,28 @@ class BatchReader {
   // Page buffers, dictionaries and scratch held by the current row group's column readers.
   int64_t memory_size() const;
 
+  // Late materialisation (FilteredBatchReader, filter/filtered_reader.h). With a row filter,
+  // NextFiltered() decodes the filter fields of a batch first and asks `select` which rows to
+  // keep; the other fields then decode only batches that keep a row, and skip the others.
+  // Rows outside a row group's `candidate_rows` (the page index's answer) are skipped by every
+  // field.
+  struct RowFilter {
+    std::vector<size_t> filter_positions;  // positions among the selected fields, decoded first
+    std::function<Result<filter::RowRanges>(int row_group)> candidate_rows;  // null: every row
+    std::function<Result<expr::Selection>(const std::vector<Array>& filter_columns, int64_t rows)> select;
+  };
+  struct FilteredBatch {
+    std::shared_ptr<RecordBatch> batch;  // every selected field; null after the last batch
+    expr::Selection selection;           // the rows of `batch` to keep (selected > 0)
+  };
+  void SetRowFilter(RowFilter filter);
+  Result<FilteredBatch> NextFiltered();
+  // Rows the filter fields decoded, and rows skipped unread by every field.
+  int64_t rows_decoded() const { return rows_decoded_; }
+  int64_t rows_skipped() const { return rows_skipped_; }
+  // Data pages the column readers passed over undecoded (SkipRows), over every row group.
+  int64_t pages_skipped() const;
+
  private:
   friend class FileReader;
   // One row group's column readers: per selected field a flat reader or a nested one.
@@ -82,8 +107,7 @@ class BatchReader {
   // fn(0) .. fn(count - 1): on the calling thread (threads 1), else as tasks of one TaskGroup.
   // Every task runs and the lowest position's error is returned, so it does not depend on
   // scheduling (a serial run stops at that error).
-  template <typename Fn>
-  Status ForEachField(size_t count, Fn&& fn) const;
+  Status ForEachField(size_t count, const std::function<Status(size_t)>& fn) const;
   // The page reader of `column`'s chunk in `row_group`; errors name file, column, row group.
   Result<std::unique_ptr<PageReader>> OpenPages(int row_group, int column) const;
   // The source page readers read from: the pre-buffer cache when there is one.
@@ -92,6 +116,12 @@ class BatchReader {
   Status PreBuffer(size_t first, size_t count);
   void ReleaseRowGroup(int row_group);
   Result<std::unique_ptr<NestedColumnReader>> OpenNestedField(int row_group, size_t field_position) const;
+  // Filtered reads (batch_reader_filter.cc): opens row groups until one has rows left to read.
+  Result<bool> AdvanceFilteredRowGroup();
+  // Skips `rows` rows of the fields at `positions` (carried rows first).
+  Status SkipFields(const std::vector<size_t>& positions, int64_t rows);
+  // Decodes `rows` rows of the fields at `positions` into columns[position].
+  Status ReadFields(const std::vector<size_t>& positions, int64_t rows, std::vector<Array>* columns);
 
   class FileReader* file_ = nullptr;
   BatchReadOptions options_;
@@ -121,6 +151,15 @@ class BatchReader {
   std::deque<int64_t> ahead_bytes_;
   int64_t ahead_total_bytes_ = 0;
   size_t ahead_end_ = 0;
+  // Filtered reads: the filter, the other fields' positions, the current row group's
+  // candidate rows and the next one among them.
+  std::optional<RowFilter> row_filter_;
+  std::vector<size_t> other_positions_;
+  filter::RowRanges candidates_;
+  size_t next_candidate_ = 0;
+  int64_t rows_decoded_ = 0;
+  int64_t rows_skipped_ = 0;
+  int64_t pages_skipped_done_ = 0;  // of the row groups already released
 };
 
 class FileReader {

@@ -12,6 +12,16 @@ NestedColumnReader::NestedColumnReader(const AssemblyPlan& plan, std::vector<std
   levels_.resize(leaves_.size());
 }
 
+Status NestedColumnReader::SkipRows(int64_t rows) {
+  rows = std::clamp<int64_t>(rows, 0, rows_left());
+  while (rows > 0) {
+    STRATA_ASSIGN_OR_RETURN(const ArrayDataPtr dropped, ReadBatch(std::min<int64_t>(rows, 1 << 16)));
+    if (dropped->length == 0) return Status::Corrupt("{}: no rows left to skip", where_);
+    rows -= dropped->length;
+  }
+  return Status::OK();
+}
+
 Result<ArrayDataPtr> NestedColumnReader::ReadBatch(int64_t rows) {
   rows = std::clamp<int64_t>(rows, 0, rows_left());
   int reference = -1;  // the first leaf read, whose row count the others must match

@@ -27,6 +27,9 @@ class NestedColumnReader {
   Result<ArrayDataPtr> ReadBatch(int64_t rows);
 
   int64_t rows_left() const { return rows_in_chunk_ - rows_read_; }
+  // Advances past the next min(rows, rows_left()) rows without returning them (a filter ruled
+  // them out): decoded and dropped, a batch at a time.
+  Status SkipRows(int64_t rows);
   // Scratch held across batches by the leaf readers.
   int64_t memory_size() const;
 

@@ -326,6 +326,21 @@ Result<bool> PageReader::Next(Page* page) {
     if (type != PageType::kDataPage && type != PageType::kDataPageV2 && type != PageType::kDictionaryPage) {
       continue;  // index pages and page types from the future carry nothing we decode
     }
+    if (rows_to_skip_ > 0 && type != PageType::kDictionaryPage) {
+      const int64_t values = type == PageType::kDataPage
+                                 ? (header_.data_page_header ? header_.data_page_header->num_values : -1)
+                                 : (header_.data_page_header_v2 ? header_.data_page_header_v2->num_values : -1);
+      if (values >= 0 && values <= rows_to_skip_) {
+        rows_to_skip_ -= values;
+        rows_skipped_ += values;
+        ++pages_skipped_;
+        if (location_.decryption) {
+          ++pages_decrypted_;  // the AADs of later pages count this one
+          ++data_page_ordinal_;
+        }
+        continue;
+      }
+    }
     stream_left_ = 0;
     stream_source_offset_ = -1;
     const bool stream = streaming_allowed_ && options_.stream_large_pages && !location_.decryption &&

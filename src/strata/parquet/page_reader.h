@@ -69,6 +69,19 @@ class PageReader {
   // end. Reads the source (uncompressed pages) or the codec a window at a time.
   Result<int64_t> ReadStream(std::span<uint8_t> out);
 
+  // Flat columns, whose data pages hold one value per row: the following Next() calls pass
+  // over whole data pages as long as they hold at most `rows` rows in all, without
+  // decompressing them (or reading them, when the chunk is read page by page). The rows passed
+  // over are counted until TakeSkippedRows(), which also ends the skipping.
+  void SkipDataPageRows(int64_t rows) { rows_to_skip_ = rows; }
+  int64_t TakeSkippedRows() {
+    const int64_t rows = rows_skipped_;
+    rows_skipped_ = rows_to_skip_ = 0;
+    return rows;
+  }
+  // Data pages passed over so far.
+  int64_t pages_skipped() const { return pages_skipped_; }
+
   const ColumnChunkLocation& location() const { return location_; }
   const std::string& source_name() const { return source_->name(); }
   // Bytes of scratch held (chunk or page buffer, decompression buffer).
@@ -122,6 +135,10 @@ class PageReader {
   int64_t pages_decrypted_ = 0;      // every page, dictionary included
   int64_t data_page_ordinal_ = 0;    // data pages only (their AADs count them)
   bool current_is_dictionary_ = false;
+  // SkipDataPageRows.
+  int64_t rows_to_skip_ = 0;
+  int64_t rows_skipped_ = 0;
+  int64_t pages_skipped_ = 0;
 };
 
 }  // namespace strata::parquet
