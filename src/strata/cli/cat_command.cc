@@ -58,6 +58,7 @@ Status RunCat(const CatArgs& args) {
   ReportSkippedRows(*batches);
   if (args.stats) {
     if (auto pruning = batches->pruning_stats()) std::fprintf(stderr, "%s\n", PruningStatsLine(*pruning).c_str());
+    if (const std::string files = batches->DatasetLine(); !files.empty()) std::fprintf(stderr, "%s\n", files.c_str());
   }
   return Status::OK();
 }
@@ -66,7 +67,8 @@ void AddCat(CLI::App& app, CommandAction& action, const char* name, const char* 
   auto* sub = app.add_subcommand(name, help);
   auto args = std::make_shared<CatArgs>();
   args->limit = default_limit;
-  sub->add_option("file", args->file, "Parquet or CSV file (.csv, .tsv, .csv.gz, ...)")->required();
+  sub->add_option("file", args->file, "Parquet file, a folder or glob of Parquet files, or a CSV file (.csv, .tsv, ...)")
+      ->required();
   sub->add_option("--columns", args->columns, "Top-level columns to print (default: all)")->delimiter(',');
   sub->add_option("--limit,-n", args->limit, "Rows to print");
   sub->add_option("--format", args->format, "table (default), csv, jsonl (a JSON object per line) or json (one array)")

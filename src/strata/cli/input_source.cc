@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "strata/cli/dataset_source.h"
 #include "strata/cli/filtering_source.h"
 #include "strata/cli/ipc_batch_source.h"
 #include "strata/csv/reader.h"
@@ -221,6 +222,12 @@ Result<InputFormat> ResolveInputFormat(const std::string& path, const std::strin
 
 Result<std::unique_ptr<BatchSource>> OpenBatchSource(const std::string& path, const CsvCliOptions& csv,
                                                      const SourceOptions& options, MemoryPool* pool) {
+  if ((csv.input_format.empty() || csv.input_format == "auto" || csv.input_format == "parquet") &&
+      IsDatasetInput(path)) {
+    const std::string given = csv.FirstGivenCsvOption();
+    if (!given.empty()) return Status::Invalid("{} applies to CSV input, and '{}' is a Parquet dataset", given, path);
+    return OpenDatasetSource(path, options, pool);
+  }
   STRATA_ASSIGN_OR_RETURN(const InputFormat format, ResolveInputFormat(path, csv.input_format));
   if (format != InputFormat::kCsv && format != InputFormat::kTsv) {
     const std::string given = csv.FirstGivenCsvOption();

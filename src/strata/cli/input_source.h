@@ -45,6 +45,8 @@ class BatchSource {
   virtual std::string SkippedRowsReport() const { return ""; }
   // With --filter on Parquet input: what the reader skipped so far, and how.
   virtual std::optional<parquet::PruningStats> pruning_stats() const { return std::nullopt; }
+  // A folder or glob of files (dataset_source.h): one --stats line on its files, else "".
+  virtual std::string DatasetLine() const { return ""; }
 };
 
 enum class InputFormat { kParquet, kCsv, kTsv, kIpcFile, kIpcStream };
@@ -81,8 +83,9 @@ std::string PruningStatsLine(const parquet::PruningStats& stats);
 void AddInt96UnitOption(CLI::App* sub, std::string* unit);
 Result<parquet::SchemaOptions> ParseInt96Unit(const std::string& unit);
 
-// Opens `path` (a local file or, for Parquet, an http(s):// URL). CSV-only options given for
-// a Parquet input are an error naming the option.
+// Opens `path` (a local file or, for Parquet, an http(s):// URL; a folder or a glob of Parquet
+// files is one dataset, dataset_source.h). CSV-only options given for a Parquet input are an
+// error naming the option.
 Result<std::unique_ptr<BatchSource>> OpenBatchSource(const std::string& path, const CsvCliOptions& csv,
                                                      const SourceOptions& options, MemoryPool* pool);
 

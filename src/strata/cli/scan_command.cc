@@ -92,6 +92,9 @@ Status RunScan(const ScanArgs& args) {
     if (auto pruning = batches->pruning_stats()) {
       std::fprintf(args.json ? stderr : stdout, "%s\n", PruningStatsLine(*pruning).c_str());
     }
+    if (const std::string files = batches->DatasetLine(); !files.empty()) {
+      std::fprintf(args.json ? stderr : stdout, "%s\n", files.c_str());
+    }
   }
   return Status::OK();
 }
@@ -101,7 +104,8 @@ Status RunScan(const ScanArgs& args) {
 void RegisterScanCommand(CLI::App& app, CommandAction& action) {
   auto* sub = app.add_subcommand("scan", "Decode every column of a Parquet or CSV file and summarise it");
   auto args = std::make_shared<ScanArgs>();
-  sub->add_option("file", args->file, "Parquet file (path or http(s):// URL) or CSV file (.csv, .tsv, .csv.gz, ...)")
+  sub->add_option("file", args->file,
+                  "Parquet file (path or http(s):// URL), a folder or glob of Parquet files, or a CSV file (.csv, .tsv, ...)")
       ->required();
   sub->add_flag("--json", args->json, "One JSON line (the scan summary other engines compute too)");
   sub->add_flag("--stats", args->stats, "Also print time, throughput and the memory pool's figures");

@@ -1,0 +1,78 @@
+#include "strata/cli/dataset_source.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "strata/dataset/dataset_reader.h"
+#include "strata/expr/parser.h"
+
+namespace strata::cli {
+namespace {
+
+class DatasetSource final : public BatchSource {
+ public:
+  static Result<std::unique_ptr<BatchSource>> Open(const std::string& path, const SourceOptions& options,
+                                                   MemoryPool* pool) {
+    auto out = std::make_unique<DatasetSource>();
+    dataset::DatasetOptions open;
+    open.schema.threads = options.threads;
+    open.schema.reader.pages.verify_checksums = options.verify_checksums;
+    open.schema.reader.pre_buffer = options.pre_buffer;
+    open.schema.reader.footer.decryption = options.decryption;
+    open.schema.reader.schema = options.schema;
+    STRATA_ASSIGN_OR_RETURN(out->dataset_, dataset::Dataset::Open({path}, open, pool));
+    dataset::ScanOptions scan;
+    scan.columns = options.columns;
+    scan.batch_rows = options.batch_rows;
+    scan.threads = options.threads;
+    if (!options.filter.empty()) {
+      STRATA_ASSIGN_OR_RETURN(scan.filter, expr::ParseFilter(options.filter));
+    }
+    scan.pruning.use_statistics = scan.pruning.use_dictionaries = scan.pruning.use_bloom_filters =
+        scan.pruning.use_page_index = options.pruning;
+    STRATA_ASSIGN_OR_RETURN(out->reader_, out->dataset_->Scan(scan));
+    out->schema_ = out->reader_->schema();
+    out->filtered_ = !options.filter.empty();
+    for (const auto& summary : out->dataset_->summaries()) out->rows_ += summary.num_rows;
+    return std::unique_ptr<BatchSource>(std::move(out));
+  }
+
+  const SchemaPtr& schema() const override { return schema_; }
+  Result<std::shared_ptr<RecordBatch>> Next() override { return reader_->Next(); }
+  int64_t raw_bytes_read() const override { return 0; }
+  int64_t raw_size() const override { return -1; }
+  int64_t num_rows() const override { return filtered_ ? -1 : rows_; }
+  std::string format_name() const override { return "parquet"; }
+  std::optional<parquet::PruningStats> pruning_stats() const override {
+    if (!filtered_) return std::nullopt;
+    return reader_->stats().pruning;
+  }
+  std::string DatasetLine() const override {
+    const dataset::DatasetScanStats stats = reader_->stats();
+    return fmt::format("dataset: {} files, {} skipped by their partition values, {} read; {} partition column{}",
+                       stats.files_total, stats.files_skipped_by_partition, stats.files_read,
+                       dataset_->partitioning().fields.size(), dataset_->partitioning().fields.size() == 1 ? "" : "s");
+  }
+
+ private:
+  std::shared_ptr<dataset::Dataset> dataset_;
+  std::unique_ptr<dataset::DatasetReader> reader_;  // after dataset_: destroyed first
+  SchemaPtr schema_;
+  bool filtered_ = false;
+  int64_t rows_ = 0;
+};
+
+}  // namespace
+
+bool IsDatasetInput(const std::string& path) {
+  std::error_code error;
+  return dataset::IsGlob(path) || std::filesystem::is_directory(path, error);
+}
+
+Result<std::unique_ptr<BatchSource>> OpenDatasetSource(const std::string& path, const SourceOptions& options,
+                                                       MemoryPool* pool) {
+  return DatasetSource::Open(path, options, pool);
+}
+
+}  // namespace strata::cli
