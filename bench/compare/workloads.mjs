@@ -14,6 +14,14 @@ const META = 'bench/peers/read_metadata.mjs';
 const WRITE = 'bench/compare/write_peer.mjs';
 
 export const PROJECTED_COLUMNS = ['l_extendedprice', 'l_shipdate']; // 2 of lineitem's 16
+// The filter workloads' output columns (the predicate reads l_shipdate or l_comment as well).
+export const FILTER_COLUMNS = ['l_orderkey', 'l_quantity', 'l_extendedprice'];
+// l_shipdate runs from 1992-01-02 to 1998-12-01 (2,526 days, spread evenly).
+const SHIPDATE_FILTERS = [
+  ['1pct', "l_shipdate >= '1995-06-01' AND l_shipdate < '1995-06-26'"],
+  ['10pct', "l_shipdate >= '1995-01-01' AND l_shipdate < '1995-09-12'"],
+  ['50pct', "l_shipdate < '1995-06-18'"],
+];
 
 // Rows Polars infers a CSV's types from in the CSV workloads: about strata's 1 MiB sample
 // (8,000 lineitem rows; DuckDB keeps its own 20,480-row sniffer sample). scan_summary.mjs's
@@ -32,7 +40,8 @@ const csvPeerArgs = (engine) => (engine.peer === 'polars' ? ['--infer-rows', Str
 // writeIPC; DuckDB cannot write IPC without its community arrow extension) | ipc_read (the scan
 // summary of the Arrow IPC file `file`: strata scan, Polars scanIPC; made from `source` by
 // `strata convert --ipc-compression C` when missing, see inputCommand; DuckDB has no IPC reader
-// here).
+// here) | filter (the scan summary of FILTER_COLUMNS over the rows `filter` keeps: strata scan
+// --filter, DuckDB WHERE, Polars' SQL context; the same text on all three).
 export function workloads(dataDir) {
   const f = (name) => path.join(dataDir, name);
   return [
@@ -51,6 +60,17 @@ export function workloads(dataDir) {
     { name: 'ipc_write_lineitem_lz4', kind: 'ipc_write', file: f('lineitem_snappy.parquet'), outputDir: f('ipc-out'), compression: 'lz4' },
     { name: 'ipc_read_lineitem', kind: 'ipc_read', file: f('lineitem.arrow'), source: f('lineitem_snappy.parquet'), compression: 'none' },
     { name: 'ipc_read_lineitem_lz4', kind: 'ipc_read', file: f('lineitem_lz4.arrow'), source: f('lineitem_snappy.parquet'), compression: 'lz4' },
+    ...SHIPDATE_FILTERS.map(([selectivity, filter]) => (
+      { name: `filter_${selectivity}_lineitem`, kind: 'filter', file: f('lineitem_snappy.parquet'), filter })),
+    // The same predicates on a copy sorted by l_shipdate (DuckDB sorts, strata rewrites it with
+    // its page index), where statistics and the page index can skip most of the file.
+    ...SHIPDATE_FILTERS.map(([selectivity, filter]) => (
+      { name: `filter_${selectivity}_lineitem_sorted`, kind: 'filter', file: f('lineitem_by_shipdate.parquet'),
+        source: f('lineitem_snappy.parquet'), make: 'sorted', filter })),
+    // Equality on a value in no row, in a strata-written copy with a Bloom filter on l_comment
+    // (its min/max span the alphabet and its dictionary falls back to PLAIN).
+    { name: 'filter_eq_bloom_lineitem', kind: 'filter', file: f('lineitem_bloom.parquet'), source: f('lineitem_snappy.parquet'),
+      make: 'bloom', filter: "l_comment = 'furiously special packages'" },
   ];
 }
 
@@ -75,6 +95,8 @@ export function engines({ quick = false } = {}) {
     { name: 'strata', variant: 'prebuf', label: 'strata, pre-buffer on', peer: null, threads: 1,
       appliesTo: (w) => w.kind === 'scan' && w.name.startsWith('scan_lineitem') },
     { name: 'strata', label: 'strata', peer: null, threads: cores, appliesTo: threadedKind },
+    { name: 'strata', variant: 'nopruning', label: 'strata, --pruning off', peer: null, threads: 1,
+      appliesTo: (w) => w.kind === 'filter' },
     { name: 'duckdb', label: 'duckdb', peer: 'duckdb', threads: 1, appliesTo: (w) => !isIpcKind(w) },
     { name: 'duckdb', label: 'duckdb', peer: 'duckdb', threads: cores, appliesTo: (w) => !isIpcKind(w) },
     { name: 'polars', label: 'polars', peer: 'polars', threads: 1 },
@@ -102,12 +124,17 @@ export function isIpcKind(workload) {
 // Workloads strata runs at 1 and at nproc threads, each peer row compared with the strata row
 // of its thread count.
 export function threadedKind(workload) {
-  return writesOutput(workload) || workload.kind === 'csv_read' || workload.kind === 'ipc_read';
+  return writesOutput(workload) || workload.kind === 'csv_read' || workload.kind === 'ipc_read' ||
+    workload.kind === 'filter';
 }
 
 // The argv that makes a missing input of `workload` (ipc_read: strata converts the Parquet
 // source to the IPC file, once; the file is kept with the other datasets), or null.
 export function inputCommand(workload) {
+  if (workload.make === 'sorted') return [NODE, 'bench/compare/make_sorted.mjs', workload.source, workload.file, STRATA_BIN];
+  if (workload.make === 'bloom') {
+    return [STRATA_BIN, 'convert', '--bloom-filter', 'l_comment', workload.source, workload.file];
+  }
   if (workload.kind !== 'ipc_read' || !workload.source) return null;
   return [STRATA_BIN, 'convert', '--ipc-compression', workload.compression ?? 'none', workload.source, workload.file];
 }
@@ -151,6 +178,10 @@ export function commandFor(engine, workload) {
           workload.file, outputFor(engine, workload)];
       case 'ipc_read':
         return [STRATA_BIN, 'scan', '--json', '--threads', String(engine.threads), workload.file];
+      case 'filter':
+        return [STRATA_BIN, 'scan', '--json', '--stats', '--threads', String(engine.threads), '--filter', workload.filter,
+          '--columns', FILTER_COLUMNS.join(','), ...(engine.variant === 'nopruning' ? ['--pruning', 'off'] : []),
+          workload.file];
       default: return null;
     }
   }
@@ -168,6 +199,9 @@ export function commandFor(engine, workload) {
       return [NODE, WRITE, engine.peer, workload.file, outputFor(engine, workload), ...threads,
         '--ipc-compression', workload.compression];
     case 'ipc_read': return [NODE, SCAN, engine.peer, workload.file, ...threads];
+    case 'filter':
+      return [NODE, SCAN, engine.peer, workload.file, ...threads, '--columns', FILTER_COLUMNS.join(','),
+        '--where', workload.filter];
     default: return null;
   }
 }
