@@ -11,6 +11,7 @@
 #include "strata/array/binary_builder.h"
 #include "strata/array/boolean_builder.h"
 #include "strata/array/primitive_builder.h"
+#include "strata/expr/temporal_literals.h"
 
 namespace strata::dataset {
 
@@ -86,102 +87,40 @@ std::optional<uint64_t> ParseUInt64(const std::string& text) {
   return value;
 }
 
-// Fixed-width unsigned digits at text[pos, pos + n).
-std::optional<int> Digits(std::string_view text, size_t pos, size_t n) {
-  if (pos + n > text.size()) return std::nullopt;
-  int value = 0;
-  for (size_t i = pos; i < pos + n; ++i) {
-    if (!IsDigit(text[i])) return std::nullopt;
-    value = value * 10 + (text[i] - '0');
-  }
-  return value;
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-int64_t DaysFromCivil(int64_t year, int month, int day) {
-  year -= month <= 2 ? 1 : 0;
-  const int64_t era = (year >= 0 ? year : year - 399) / 400;
-  const int64_t year_of_era = year - era * 400;
-  const int64_t day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-  const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-  return era * 146097 + day_of_era - 719468;
-}
-
-bool IsLeapYear(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
-
-// YYYY-MM-DD at the start of `text` (exactly 10 characters), a valid date.
-std::optional<int64_t> ParseDatePrefix(std::string_view text) {
-  if (text.size() < 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
-  const auto year = Digits(text, 0, 4);
-  const auto month = Digits(text, 5, 2);
-  const auto day = Digits(text, 8, 2);
-  if (!year || !month || !day || *month < 1 || *month > 12 || *day < 1) return std::nullopt;
-  static constexpr int kDaysInMonth[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const int days = kDaysInMonth[*month - 1] + (*month == 2 && IsLeapYear(*year) ? 1 : 0);
-  if (*day > days) return std::nullopt;
-  return DaysFromCivil(*year, *month, *day);
-}
-
-std::optional<int64_t> ParseDate(const std::string& text) {
-  if (text.size() != 10) return std::nullopt;
-  return ParseDatePrefix(text);
-}
-
-// 'YYYY-MM-DD HH:MM:SS[.f..f]' (or 'T' between), up to 9 fraction digits: nanoseconds since
-// the epoch, UTC. Returns the nanoseconds and how many fraction digits were written.
-std::optional<std::pair<__int128, int>> ParseTimestampNanos(const std::string& text) {
-  if (text.size() < 19 || (text[10] != ' ' && text[10] != 'T') || text[13] != ':' || text[16] != ':') {
-    return std::nullopt;
-  }
-  const auto days = ParseDatePrefix(text);
-  const auto hour = Digits(text, 11, 2);
-  const auto minute = Digits(text, 14, 2);
-  const auto second = Digits(text, 17, 2);
-  if (!days || !hour || !minute || !second || *hour > 23 || *minute > 59 || *second > 59) return std::nullopt;
-  int64_t fraction_nanos = 0;
-  int fraction_digits = 0;
-  if (text.size() > 19) {
-    if (text[19] != '.' || text.size() == 20 || text.size() > 29) return std::nullopt;
-    for (size_t i = 20; i < text.size(); ++i) {
-      if (!IsDigit(text[i])) return std::nullopt;
-      fraction_nanos = fraction_nanos * 10 + (text[i] - '0');
-      ++fraction_digits;
-    }
-    for (int i = fraction_digits; i < 9; ++i) fraction_nanos *= 10;
-  }
-  const __int128 seconds = static_cast<__int128>(*days) * 86400 + *hour * 3600 + *minute * 60 + *second;
-  return std::make_pair(seconds * 1000000000 + fraction_nanos, fraction_digits);
-}
-
 int64_t NanosPerUnit(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kSecond:
-      return 1000000000;
-    case TimeUnit::kMilli:
-      return 1000000;
-    case TimeUnit::kMicro:
-      return 1000;
-    case TimeUnit::kNano:
-      return 1;
+    case TimeUnit::kSecond: return 1000000000;
+    case TimeUnit::kMilli: return 1000000;
+    case TimeUnit::kMicro: return 1000;
+    case TimeUnit::kNano: return 1;
   }
   return 1;
 }
 
-// A timestamp in `unit`, exact (a fraction finer than the unit does not fit).
-std::optional<int64_t> ParseTimestamp(const std::string& text, TimeUnit unit) {
-  const auto parsed = ParseTimestampNanos(text);
-  if (!parsed) return std::nullopt;
-  const int64_t per_unit = NanosPerUnit(unit);
-  if (parsed->first % per_unit != 0) return std::nullopt;
-  const __int128 value = parsed->first / per_unit;
-  if (value > std::numeric_limits<int64_t>::max() || value < std::numeric_limits<int64_t>::min()) return std::nullopt;
-  return static_cast<int64_t>(value);
+// The filter layer's reading of dates and timestamps (expr/temporal_literals.h), exact: a
+// value finer than the unit, or out of int64, is not one.
+std::optional<int64_t> ParseExact(std::string_view text, int64_t unit_nanos) {
+  auto parsed = expr::ParseTimestampLiteral(text, unit_nanos);
+  if (!parsed.ok() || !parsed->exact || parsed->floor > std::numeric_limits<int64_t>::max() ||
+      parsed->floor < std::numeric_limits<int64_t>::min()) {
+    return std::nullopt;
+  }
+  return static_cast<int64_t>(parsed->floor);
 }
 
-bool IsMicrosTimestamp(const std::string& text) {
-  const auto parsed = ParseTimestampNanos(text);
-  return parsed && parsed->second <= 6 && ParseTimestamp(text, TimeUnit::kMicro).has_value();
+// 'YYYY-MM-DD' alone: days since the epoch.
+std::optional<int64_t> ParseDate(const std::string& text) {
+  if (text.size() != 10) return std::nullopt;
+  return ParseExact(text, expr::kNanosPerDay);
 }
+
+// A date with a time of day (and optionally an offset) in `unit`.
+std::optional<int64_t> ParseTimestamp(const std::string& text, TimeUnit unit) {
+  if (text.size() <= 10) return std::nullopt;
+  return ParseExact(text, NanosPerUnit(unit));
+}
+
+bool IsMicrosTimestamp(const std::string& text) { return ParseTimestamp(text, TimeUnit::kMicro).has_value(); }
 
 TypePtr InferType(const std::vector<const std::string*>& texts) {
   if (texts.empty()) return utf8();
