@@ -17,10 +17,7 @@ class DatasetSource final : public BatchSource {
     auto out = std::make_unique<DatasetSource>();
     dataset::DatasetOptions open;
     open.schema.threads = options.threads;
-    open.schema.reader.pages.verify_checksums = options.verify_checksums;
-    open.schema.reader.pre_buffer = options.pre_buffer;
-    open.schema.reader.footer.decryption = options.decryption;
-    open.schema.reader.schema = options.schema;
+    open.schema.reader = ParquetReaderOptions(options);
     STRATA_ASSIGN_OR_RETURN(out->dataset_, dataset::Dataset::Open({path}, open, pool));
     dataset::ScanOptions scan;
     scan.columns = options.columns;
@@ -29,8 +26,7 @@ class DatasetSource final : public BatchSource {
     if (!options.filter.empty()) {
       STRATA_ASSIGN_OR_RETURN(scan.filter, expr::ParseFilter(options.filter));
     }
-    scan.pruning.use_statistics = scan.pruning.use_dictionaries = scan.pruning.use_bloom_filters =
-        scan.pruning.use_page_index = options.pruning;
+    scan.pruning = PruningOptions(options);
     STRATA_ASSIGN_OR_RETURN(out->reader_, out->dataset_->Scan(scan));
     out->schema_ = out->reader_->schema();
     out->filtered_ = !options.filter.empty();

@@ -42,13 +42,8 @@ class ParquetBatchSource final : public BatchSource {
   static Result<std::unique_ptr<BatchSource>> Open(const std::string& path, const SourceOptions& options,
                                                    MemoryPool* pool) {
     auto out = std::make_unique<ParquetBatchSource>();
-    parquet::FileReaderOptions reader_options;
-    reader_options.pages.verify_checksums = options.verify_checksums;
-    reader_options.pre_buffer = options.pre_buffer;
-    reader_options.footer.decryption = options.decryption;
-    reader_options.schema = options.schema;
     STRATA_ASSIGN_OR_RETURN(out->source_, OpenSource(path));
-    STRATA_ASSIGN_OR_RETURN(out->reader_, parquet::FileReader::Open(out->source_, pool, reader_options));
+    STRATA_ASSIGN_OR_RETURN(out->reader_, parquet::FileReader::Open(out->source_, pool, ParquetReaderOptions(options)));
     parquet::BatchReadOptions read;
     read.batch_rows = options.batch_rows;
     read.threads = options.threads;
@@ -59,12 +54,10 @@ class ParquetBatchSource final : public BatchSource {
     }
     if (!options.filter.empty()) {
       STRATA_ASSIGN_OR_RETURN(auto expression, expr::ParseFilter(options.filter));
-      parquet::FilterOptions filter;
+      parquet::FilterOptions filter = PruningOptions(options);
       auto bound = expr::Bind(*expression, *out->reader_->schema());
       if (!bound.ok()) return bound.status().WithContext(fmt::format("'{}'", path));
       filter.predicate = *bound;
-      filter.use_statistics = filter.use_dictionaries = filter.use_bloom_filters = filter.use_page_index =
-          options.pruning;
       STRATA_ASSIGN_OR_RETURN(out->filtered_, parquet::FilteredBatchReader::Make(out->reader_.get(), read, filter));
       out->schema_ = out->filtered_->schema();
     } else {
@@ -252,6 +245,22 @@ Result<std::unique_ptr<BatchSource>> OpenBatchSource(const std::string& path, co
   }
   if (plan == nullptr) return source;
   return MakeFilteringSource(std::move(source), std::move(plan), path, pool);
+}
+
+parquet::FileReaderOptions ParquetReaderOptions(const SourceOptions& options) {
+  parquet::FileReaderOptions reader;
+  reader.pages.verify_checksums = options.verify_checksums;
+  reader.pre_buffer = options.pre_buffer;
+  reader.footer.decryption = options.decryption;
+  reader.schema = options.schema;
+  return reader;
+}
+
+parquet::FilterOptions PruningOptions(const SourceOptions& options) {
+  parquet::FilterOptions filter;
+  filter.use_statistics = filter.use_dictionaries = filter.use_bloom_filters = filter.use_page_index =
+      options.pruning;
+  return filter;
 }
 
 void AddFilterOptions(CLI::App* sub, std::string* filter, std::string* pruning) {

@@ -73,6 +73,11 @@ struct SourceOptions {
   bool pruning = true;
 };
 
+// The Parquet reader options and pruning switches `options` asks for (single files and
+// datasets alike).
+parquet::FileReaderOptions ParquetReaderOptions(const SourceOptions& options);
+parquet::FilterOptions PruningOptions(const SourceOptions& options);
+
 // --filter and --pruning on|off, for the reading commands.
 void AddFilterOptions(CLI::App* sub, std::string* filter, std::string* pruning);
 // The --stats line on what a filtered Parquet read skipped.
