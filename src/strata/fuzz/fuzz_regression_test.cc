@@ -29,6 +29,7 @@ STRATA_DECLARE_FUZZ_TARGET(alp)
 STRATA_DECLARE_FUZZ_TARGET(codec)
 STRATA_DECLARE_FUZZ_TARGET(file_reader)
 STRATA_DECLARE_FUZZ_TARGET(encrypted_file_reader)
+STRATA_DECLARE_FUZZ_TARGET(filtered_reader)
 STRATA_DECLARE_FUZZ_TARGET(csv_reader)
 STRATA_DECLARE_FUZZ_TARGET(ipc_stream)
 STRATA_DECLARE_FUZZ_TARGET(ipc_file)
@@ -65,6 +66,7 @@ const Target kTargets[] = {
     {"codec", StrataFuzz_codec, false},
     {"file_reader", StrataFuzz_file_reader, true},
     {"encrypted_file_reader", StrataFuzz_encrypted_file_reader, true},
+    {"filtered_reader", StrataFuzz_filtered_reader, true},
     {"csv_reader", StrataFuzz_csv_reader, false},
     {"ipc_stream", StrataFuzz_ipc_stream, false, "data/arrow-ipc-stream", ".stream"},
     {"ipc_file", StrataFuzz_ipc_file, false, "data/arrow-ipc-file", ".arrow_file"},
