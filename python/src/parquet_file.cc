@@ -7,9 +7,13 @@
 #include "restore.h"
 #include "statistics.h"
 #include "strata/array/array_builder.h"
+#include "strata/array/null_array.h"
+#include "strata/expr/bind.h"
+#include "strata/expr/parser.h"
 #include "strata/parquet/encoding/encoding.h"
 #include "strata/parquet/file_reader.h"
 #include "strata/parquet/file_writer.h"
+#include "strata/parquet/filtered_reader.h"
 #include "strata_py.h"
 
 namespace strata::python {
@@ -101,8 +105,10 @@ class ParquetReader {
 
   py::dict Metadata() const;
 
+  // `expression`: a --filter text (expr/parser.h), read through parquet::FilteredBatchReader
+  // (statistics, dictionaries, Bloom filters, the page index, late materialisation).
   PyTable Read(const std::optional<std::vector<std::string>>& columns, const std::optional<std::vector<int>>& row_groups,
-               const std::optional<int>& threads) const {
+               const std::optional<int>& threads, const std::optional<std::string>& expression) const {
     const parquet::FileReader& f = file();
     parquet::BatchReadOptions options = Options(columns, threads);
     std::vector<int> fields = options.columns;
@@ -146,7 +152,31 @@ class ParquetReader {
     options.batch_rows = largest;
     // A reference of its own: close() from another thread must not free the reader mid-read.
     std::shared_ptr<parquet::FileReader> reader = file_;
-    Result<std::shared_ptr<Table>> read = WithoutGil([&] { return reader->ReadTable(options); });
+    parquet::FilterOptions filter;
+    if (expression) {
+      const expr::ExpressionPtr parsed = ValueOrThrow(expr::ParseFilter(*expression));
+      filter.predicate = ValueOrThrow(expr::Bind(*parsed, *reader->schema()));
+    }
+    Result<std::shared_ptr<Table>> read = WithoutGil([&]() -> Result<std::shared_ptr<Table>> {
+      if (!filter.predicate) return reader->ReadTable(options);
+      STRATA_ASSIGN_OR_RETURN(auto batches, parquet::FilteredBatchReader::Make(reader.get(), options, filter));
+      std::vector<std::shared_ptr<RecordBatch>> kept;
+      while (true) {
+        STRATA_ASSIGN_OR_RETURN(auto batch, batches->Next());
+        if (batch == nullptr) break;
+        kept.push_back(std::move(batch));
+      }
+      if (kept.empty()) {
+        // No row kept: one empty chunk per column, as a read of no row group gives.
+        std::vector<Array> empty;
+        for (const FieldPtr& field : batches->schema()->fields()) {
+          STRATA_ASSIGN_OR_RETURN(Array column, MakeNullArray(field->type(), 0, reader->pool()));
+          empty.push_back(std::move(column));
+        }
+        kept.push_back(std::make_shared<RecordBatch>(batches->schema(), 0, std::move(empty)));
+      }
+      return Table::FromRecordBatches(batches->schema(), kept);
+    });
     std::shared_ptr<Table> table = ValueOrThrow(std::move(read));
     std::vector<std::shared_ptr<ChunkedArray>> out;
     for (size_t k = 0; k < fields.size(); ++k) {
@@ -306,7 +336,7 @@ void RegisterParquet(py::module_& m) {
       .def_property_readonly("num_row_groups", &ParquetReader::num_row_groups)
       .def("metadata", &ParquetReader::Metadata)
       .def("read", &ParquetReader::Read, py::arg("columns") = py::none(), py::arg("row_groups") = py::none(),
-           py::arg("threads") = py::none())
+           py::arg("threads") = py::none(), py::arg("expression") = py::none())
       .def("batches", &ParquetReader::Batches, py::arg("batch_rows"), py::arg("columns") = py::none(),
            py::arg("threads") = py::none())
       .def("close", &ParquetReader::Close);

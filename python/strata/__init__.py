@@ -242,11 +242,17 @@ class ParquetFile:
 
     def read(self, columns=None, row_groups=None, filter=None, threads=None, **conversion):
         """A DataFrame of the chosen columns (in that order) and row groups ([] reads none: an
-        empty DataFrame of the dtypes a full read gives), with the rows satisfying `filter`
-        (see strata.filters)."""
+        empty DataFrame of the dtypes a full read gives), with the rows satisfying `filter`:
+        DNF tuples as pyarrow and Dask spell them (see strata.filters), or a string in the
+        command line's --filter syntax ("a >= 3 AND b IN ('x', 'y')"), evaluated in the reader."""
         check_conversion(conversion)
         columns = _name_list(columns, "columns")
         row_groups = _int_list(row_groups, "row_groups")
+        if isinstance(filter, str):
+            # The --filter text: pushed into the reader (statistics, dictionaries, Bloom
+            # filters, the page index), with SQL's semantics (NaN is a value, not null).
+            table = self._reader.read(columns, row_groups, _threads(threads), filter)
+            return to_dataframe(table, exclusive=True, **conversion)
         conjunctions = filters.normalize(filter)
         if conjunctions is None:
             table = self._reader.read(columns, row_groups, _threads(threads))

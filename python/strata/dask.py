@@ -153,7 +153,8 @@ def _partitions(files, metadatas, filter, split_row_groups, small_file_bytes):
     parts = []
     for path, metadata in zip(files, metadatas):
         groups = list(range(metadata["num_row_groups"]))
-        if filter is not None:
+        if filter is not None and not isinstance(filter, str):
+            # A --filter string is pruned by each partition's reader, in C++.
             groups = _filters.prune_row_groups(metadata, filter)
         if not groups:
             continue
@@ -235,7 +236,7 @@ def read_parquet(
     """
     if split_row_groups not in (True, False, "auto"):
         raise ValueError(f"strata.dask: split_row_groups must be True, False or 'auto', not {split_row_groups!r}")
-    if filter is not None:
+    if filter is not None and not isinstance(filter, str):
         _filters.validate(filter)
     files = expand_paths(path)
     keys = {name: conversion.pop(name) for name in _KEY_OPTIONS if conversion.get(name) is not None}

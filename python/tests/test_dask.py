@@ -222,6 +222,15 @@ def test_filter_drops_row_groups_before_any_task(lineitem, row_group_stats):
         strata.dask.read_parquet(lineitem, filter=[("l_orderkey", "~", 1)])
 
 
+def test_string_filter_is_pushed_into_each_partition(lineitem, row_group_stats):
+    limit = row_group_stats[2][1] + 5
+    text = f"l_orderkey < {limit} AND l_returnflag = 'R'"
+    frame = strata.dask.read_parquet(lineitem, columns=["l_orderkey"], filter=text).compute(scheduler="sync")
+    [expected] = duckdb(f"SELECT count(*) AS n FROM read_parquet({sql_string(lineitem)}) WHERE {text}")
+    assert len(frame) == int(expected["n"]) > 0
+    assert list(frame.columns) == ["l_orderkey"]
+
+
 def test_column_projection_reaches_the_reads(lineitem):
     from dask.dataframe.optimize import optimize_dataframe_getitem
 

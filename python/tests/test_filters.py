@@ -129,7 +129,7 @@ def test_filter_with_row_groups(sorted_file):
     ([], "filter is empty"),
     ([("x", "==", 1), [("x", "==", 2)]], "mixes predicates"),
     ([[]], "not a non-empty list"),
-    ("x == 1", "is not a list"),
+    (42, "is not a list"),  # a string is the --filter text (tests below)
 ])
 def test_malformed_filters(sorted_file, bad, message):
     path, _ = sorted_file
@@ -160,3 +160,34 @@ def test_pruning_on_timestamps_dates_and_decimals(tmp_path):
     assert prune(path, [("m", ">=", decimal.Decimal("7.4"))]) == [2, 3]
     got = strata.read_parquet(path, filter=[("d", "<", datetime.date(2020, 1, 10))])
     pd.testing.assert_frame_equal(got, frame.iloc[:9])
+
+
+# String filters: the --filter grammar, pushed into the C++ reader.
+
+@pytest.mark.parametrize("text, expected", [
+    ("x >= 250 AND x < 260", lambda f: (f.x >= 250) & (f.x < 260)),
+    ("y IS NULL", lambda f: f.y.isna()),
+    ("s IN ('g1', 'g7') AND NOT (x > 750)", lambda f: f.s.isin(["g1", "g7"]) & ~(f.x > 750)),
+    ("f < 1.5 OR y = 998", lambda f: (f.f < 1.5) | (f.y == 998).fillna(False)),
+    ("x < 0", lambda f: f.x < 0),
+])
+def test_string_filters_equal_pandas(sorted_file, text, expected):
+    path, frame = sorted_file
+    got = strata.read_parquet(path, filter=text)
+    want = frame[expected(frame).astype(bool)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), want, check_dtype=False)
+
+
+def test_string_filter_with_columns_and_row_groups(sorted_file):
+    path, frame = sorted_file
+    got = strata.ParquetFile(path).read(columns=["s"], row_groups=[2, 3], filter="x >= 295")
+    assert list(got.columns) == ["s"]
+    assert len(got) == 105  # 295..399
+
+
+def test_string_filter_errors_name_the_position(sorted_file):
+    path, _ = sorted_file
+    with pytest.raises(ValueError, match="at 6"):
+        strata.read_parquet(path, filter="x >= ")
+    with pytest.raises(ValueError, match="nope"):
+        strata.read_parquet(path, filter="nope = 3")
