@@ -157,6 +157,30 @@ TEST_F(CApiTest, CsvToParquetAndBack) {
   EXPECT_EQ(ReadText(Path("b.csv")), ReadText(csv));
 }
 
+TEST_F(CApiTest, FilterOptionKeepsOnlyMatchingRowsAndSkipsRowGroups) {
+  ArrowArrayStream stream;
+  ASSERT_EQ(strata_csv_read(SampleCsv(1000).c_str(), nullptr, &stream), 0);
+  ASSERT_EQ(strata_parquet_write(&stream, Path("a.parquet").c_str(), "row_group_rows=100"), 0) << strata_last_error();
+  ASSERT_EQ(strata_parquet_read(Path("a.parquet").c_str(), "filter=id >= 250 AND id < 260 OR id = 999;columns=id",
+                                &stream),
+            0)
+      << strata_last_error();
+  Collected read = Collect(&stream);
+  ASSERT_EQ(read.schema->num_fields(), 1);
+  ASSERT_EQ(read.rows, 11);
+  std::vector<int64_t> ids;
+  for (const auto& batch : read.batches) {
+    for (int64_t i = 0; i < batch->num_rows(); ++i) ids.push_back(Int64Array(batch->column(0)).Value(i));
+  }
+  EXPECT_EQ(ids.front(), 250);
+  EXPECT_EQ(ids.back(), 999);
+  // A filter that does not parse or names no column fails naming the problem.
+  EXPECT_EQ(strata_parquet_read(Path("a.parquet").c_str(), "filter=id >=", &stream), EINVAL);
+  EXPECT_NE(std::string(strata_last_error()).find("expected a literal"), std::string::npos) << strata_last_error();
+  EXPECT_EQ(strata_parquet_read(Path("a.parquet").c_str(), "filter=nope = 1", &stream), EINVAL);
+  EXPECT_NE(std::string(strata_last_error()).find("nope"), std::string::npos) << strata_last_error();
+}
+
 TEST_F(CApiTest, ParquetWriteOptionsReachTheFile) {
   ArrowArrayStream stream;
   ASSERT_EQ(strata_csv_read(SampleCsv(100).c_str(), nullptr, &stream), 0);

@@ -40,6 +40,9 @@ extern "C" {
  *   columns=a,b     top-level columns to read, in this order (default all)
  *   threads=N       threads decoding a batch's columns (0: every core; default 1)
  *   batch_rows=N    rows per batch at most (default 65536)
+ *   filter=EXPR     only the rows EXPR keeps, in the command line's --filter syntax
+ *                   ("a >= 3 AND b IN ('x', 'y')"; no ';'), pruned by statistics,
+ *                   dictionaries, Bloom filters and the page index before decoding
  * The file is opened and its footer read here; pages are read as batches are pulled. */
 int strata_parquet_read(const char* path, const char* options, struct ArrowArrayStream* out);
 

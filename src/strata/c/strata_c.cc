@@ -8,12 +8,16 @@
 #include <new>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "strata/arrow_c/stream.h"
 #include "strata/c/options.h"
 #include "strata/codec/codec_names.h"
 #include "strata/csv/arrow_stream.h"
 #include "strata/csv/reader.h"
 #include "strata/csv/writer.h"
+#include "strata/expr/bind.h"
+#include "strata/expr/parser.h"
 #include "strata/memory/memory_pool.h"
 #include "strata/parquet/arrow_stream.h"
 #include "strata/parquet/file_reader.h"
@@ -92,7 +96,7 @@ class TakenStream {
 // ---- Parquet ---------------------------------------------------------------------------
 
 Status ParquetRead(const char* path, const char* options, ArrowArrayStream* out) {
-  STRATA_ASSIGN_OR_RETURN(OptionList list, OptionList::Parse(options, {"columns", "threads", "batch_rows"}));
+  STRATA_ASSIGN_OR_RETURN(OptionList list, OptionList::Parse(options, {"columns", "threads", "batch_rows", "filter"}));
   parquet::BatchReadOptions read;
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> threads, list.GetInt("threads", 0, kMaxThreads));
   if (threads) read.threads = static_cast<int>(*threads);
@@ -109,7 +113,14 @@ Status ParquetRead(const char* path, const char* options, ArrowArrayStream* out)
       read.columns.push_back(index);
     }
   }
-  return parquet::ExportArrowStream(std::move(file), read, out);
+  parquet::FilterOptions filter;
+  if (std::optional<std::string> text = list.GetString("filter")) {
+    STRATA_ASSIGN_OR_RETURN(expr::ExpressionPtr expression, expr::ParseFilter(*text));
+    auto bound = expr::Bind(*expression, *file->schema());
+    if (!bound.ok()) return bound.status().WithContext(fmt::format("option 'filter': '{}'", path));
+    filter.predicate = *bound;
+  }
+  return parquet::ExportArrowStream(std::move(file), read, out, filter);
 }
 
 Result<parquet::WriterOptions> ParquetWriterOptions(const char* options) {
