@@ -87,16 +87,6 @@ std::optional<uint64_t> ParseUInt64(const std::string& text) {
   return value;
 }
 
-int64_t NanosPerUnit(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return 1000000000;
-    case TimeUnit::kMilli: return 1000000;
-    case TimeUnit::kMicro: return 1000;
-    case TimeUnit::kNano: return 1;
-  }
-  return 1;
-}
-
 // The filter layer's reading of dates and timestamps (expr/temporal_literals.h), exact: a
 // value finer than the unit, or out of int64, is not one.
 std::optional<int64_t> ParseExact(std::string_view text, int64_t unit_nanos) {
@@ -117,7 +107,7 @@ std::optional<int64_t> ParseDate(const std::string& text) {
 // A date with a time of day (and optionally an offset) in `unit`.
 std::optional<int64_t> ParseTimestamp(const std::string& text, TimeUnit unit) {
   if (text.size() <= 10) return std::nullopt;
-  return ParseExact(text, NanosPerUnit(unit));
+  return ParseExact(text, expr::NanosPerUnit(unit));
 }
 
 bool IsMicrosTimestamp(const std::string& text) { return ParseTimestamp(text, TimeUnit::kMicro).has_value(); }

@@ -109,16 +109,6 @@ struct Converted {
   static Converted NotNull() { return Converted{Kind::kNotNull, CompareOp::kEq, Value{}}; }
 };
 
-int64_t UnitNanos(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return 1000000000;
-    case TimeUnit::kMilli: return 1000000;
-    case TimeUnit::kMicro: return 1000;
-    case TimeUnit::kNano: return 1;
-  }
-  return 1;
-}
-
 // Integer-valued domains: their bounds and how a result becomes a Value.
 struct IntegerDomain {
   __int128 lo = 0;
@@ -227,8 +217,8 @@ class LiteralConverter {
       switch (id) {
         case TypeId::kDate32: parsed = ParseTimestampLiteral(literal.text, kNanosPerDay); break;
         case TypeId::kDate64: parsed = ParseTimestampLiteral(literal.text, 1000000); break;
-        case TypeId::kTimestamp: parsed = ParseTimestampLiteral(literal.text, UnitNanos(column_.type->unit())); break;
-        default: parsed = ParseTimeLiteral(literal.text, UnitNanos(column_.type->unit())); break;
+        case TypeId::kTimestamp: parsed = ParseTimestampLiteral(literal.text, NanosPerUnit(column_.type->unit())); break;
+        default: parsed = ParseTimeLiteral(literal.text, NanosPerUnit(column_.type->unit())); break;
       }
       if (!parsed.ok()) return Wrap(parsed.status());
       return *parsed;

@@ -5,6 +5,16 @@
 
 namespace strata::expr {
 
+int64_t NanosPerUnit(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kSecond: return 1000000000;
+    case TimeUnit::kMilli: return 1000000;
+    case TimeUnit::kMicro: return 1000;
+    case TimeUnit::kNano: return 1;
+  }
+  return 1;
+}
+
 namespace {
 
 bool IsLeapYear(int64_t year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }

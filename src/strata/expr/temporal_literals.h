@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "strata/expr/literal_conversion.h"
+#include "strata/types/data_type.h"
 #include "strata/util/result.h"
 
 namespace strata::expr {
@@ -15,6 +16,8 @@ int64_t DaysFromCivil(int64_t year, int month, int day);
 
 // Nanoseconds per unit for the targets below.
 inline constexpr int64_t kNanosPerDay = 86400LL * 1000000000LL;
+// Nanoseconds in one `unit` (a timestamp, time or duration column's), for the targets below.
+int64_t NanosPerUnit(TimeUnit unit);
 
 // A date or timestamp string as floor(instant / unit_nanos) since the epoch, exact when the
 // instant is a whole number of units. A date alone means midnight UTC; no offset means UTC.
