@@ -139,15 +139,12 @@ bool RowGroupPruner::StatisticsMayMatch(int row_group, const Leaf& leaf) const {
   return expr::LeafMayMatch(leaf, lc.values->ChunkRange(*meta, rows));
 }
 
-Result<bool> RowGroupPruner::DictionaryMayMatch(int row_group, const Leaf& leaf) {
-  // Only value comparisons: nulls are not in a dictionary.
-  if (leaf.kind == Leaf::Kind::kIsNull || leaf.kind == Leaf::Kind::kIsNotNull) return true;
-  const LeafColumn& lc = Column(leaf);
-  if (lc.column < 0) return true;
-  const ColumnMetaData* meta = Metadata(row_group, lc.column);
-  if (meta == nullptr || !FullyDictionaryEncoded(*meta)) return true;
-  const ColumnDescriptor& descriptor = file_->descriptor().column(lc.column);
-  STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, lc.column));
+Result<const Dictionary*> RowGroupPruner::ChunkDictionary(int row_group, int column) {
+  ChunkExtras& extras = extras_[column];
+  if (extras.dictionary_read) return extras.dictionary.get();
+  extras.dictionary_read = true;
+  const ColumnDescriptor& descriptor = file_->descriptor().column(column);
+  STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
   PageReadOptions page_options = file_->options().pages;
   page_options.whole_chunk_read_limit = 0;  // the dictionary page only, not the chunk
   page_options.stream_large_pages = false;
@@ -155,19 +152,37 @@ Result<bool> RowGroupPruner::DictionaryMayMatch(int row_group, const Leaf& leaf)
                           PageReader::Make(&file_->source(), std::move(location), file_->pool(), page_options));
   Page page;
   STRATA_ASSIGN_OR_RETURN(const bool any, pages->Next(&page));
-  if (!any || page.type != PageType::kDictionaryPage) return true;
-  std::unique_ptr<Dictionary> dictionary;
+  if (!any || page.type != PageType::kDictionaryPage) return nullptr;
   if (descriptor.physical_type == PhysicalType::kByteArray) {
-    STRATA_ASSIGN_OR_RETURN(dictionary, Dictionary::MakeByteArray(file_->pool(), page.values.data(),
-                                                                  static_cast<int64_t>(page.values.size()),
-                                                                  page.num_values));
-  } else {
-    const int width = PhysicalWidth(descriptor);
-    if (width <= 0) return true;
-    STRATA_ASSIGN_OR_RETURN(dictionary, Dictionary::MakeFixedWidth(file_->pool(), page.values.data(),
-                                                                   static_cast<int64_t>(page.values.size()),
-                                                                   page.num_values, width));
+    STRATA_ASSIGN_OR_RETURN(extras.dictionary, Dictionary::MakeByteArray(file_->pool(), page.values.data(),
+                                                                         static_cast<int64_t>(page.values.size()),
+                                                                         page.num_values));
+  } else if (const int width = PhysicalWidth(descriptor); width > 0) {
+    STRATA_ASSIGN_OR_RETURN(extras.dictionary, Dictionary::MakeFixedWidth(file_->pool(), page.values.data(),
+                                                                          static_cast<int64_t>(page.values.size()),
+                                                                          page.num_values, width));
   }
+  return extras.dictionary.get();
+}
+
+Result<const BloomFilter*> RowGroupPruner::ChunkBloomFilter(int row_group, int column) {
+  ChunkExtras& extras = extras_[column];
+  if (!extras.bloom_filter_read) {
+    extras.bloom_filter_read = true;
+    STRATA_ASSIGN_OR_RETURN(extras.bloom_filter, file_->ReadBloomFilter(row_group, column));
+  }
+  return extras.bloom_filter.get();
+}
+
+Result<bool> RowGroupPruner::DictionaryMayMatch(int row_group, const Leaf& leaf) {
+  // Only value comparisons: nulls are not in a dictionary.
+  if (leaf.kind == Leaf::Kind::kIsNull || leaf.kind == Leaf::Kind::kIsNotNull) return true;
+  const LeafColumn& lc = Column(leaf);
+  if (lc.column < 0) return true;
+  const ColumnMetaData* meta = Metadata(row_group, lc.column);
+  if (meta == nullptr || !FullyDictionaryEncoded(*meta)) return true;
+  STRATA_ASSIGN_OR_RETURN(const Dictionary* dictionary, ChunkDictionary(row_group, lc.column));
+  if (dictionary == nullptr) return true;
   for (int64_t i = 0; i < dictionary->size(); ++i) {
     std::string_view bytes;
     if (dictionary->is_byte_array()) {
@@ -190,7 +205,7 @@ Result<bool> RowGroupPruner::BloomFilterMayMatch(int row_group, const Leaf& leaf
   if (lc.column < 0) return true;
   const ColumnMetaData* meta = Metadata(row_group, lc.column);
   if (meta == nullptr || !meta->bloom_filter_offset) return true;
-  STRATA_ASSIGN_OR_RETURN(auto bloom, file_->ReadBloomFilter(row_group, lc.column));
+  STRATA_ASSIGN_OR_RETURN(const BloomFilter* bloom, ChunkBloomFilter(row_group, lc.column));
   if (bloom == nullptr) return true;
   for (const expr::Value& value : leaf.values) {
     const std::vector<uint64_t> hashes = lc.values->BloomHashes(value);
@@ -203,10 +218,16 @@ Result<bool> RowGroupPruner::BloomFilterMayMatch(int row_group, const Leaf& leaf
 }
 
 Result<PruneReason> RowGroupPruner::Check(int row_group) {
+  Result<PruneReason> reason = CheckWithReads(row_group);
+  extras_.clear();  // this row group's dictionaries and filters go back to the pool
+  return reason;
+}
+
+Result<PruneReason> RowGroupPruner::CheckWithReads(int row_group) {
   auto statistics = [&](const Leaf& leaf) { return StatisticsMayMatch(row_group, leaf); };
   if (!expr::MayMatch(*predicate_, statistics)) return PruneReason::kStatistics;
   // Dictionaries and Bloom filters cost reads: asked only for leaves statistics left open,
-  // each at most once per row group.
+  // each read at most once per row group and column (leaves on one column share it).
   Status status;
   std::unordered_map<const Leaf*, bool> dictionary_answers;
   auto dictionary = [&](const Leaf& leaf) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "strata/expr/predicate.h"
+#include "strata/parquet/encoding/dictionary.h"
 #include "strata/parquet/file_reader.h"
 #include "strata/parquet/filter/predicate_values.h"
 #include "strata/parquet/filter/row_ranges.h"
@@ -50,6 +51,10 @@ class RowGroupPruner {
   const LeafColumn& Column(const expr::Leaf& leaf) const { return leaves_.at(&leaf); }
   const ColumnMetaData* Metadata(int row_group, int column) const;
   bool StatisticsMayMatch(int row_group, const expr::Leaf& leaf) const;
+  Result<PruneReason> CheckWithReads(int row_group);
+  // The chunk's dictionary page and Bloom filter, read once per Check() (null: none).
+  Result<const Dictionary*> ChunkDictionary(int row_group, int column);
+  Result<const BloomFilter*> ChunkBloomFilter(int row_group, int column);
   Result<bool> DictionaryMayMatch(int row_group, const expr::Leaf& leaf);
   Result<bool> BloomFilterMayMatch(int row_group, const expr::Leaf& leaf);
   // The rows of the leaf's pages that may match; nullopt when its column has no usable index.
@@ -59,6 +64,14 @@ class RowGroupPruner {
   expr::PredicatePtr predicate_;
   PrunerOptions options_;
   std::unordered_map<const expr::Leaf*, LeafColumn> leaves_;
+  // The current Check()'s reads, by leaf column.
+  struct ChunkExtras {
+    bool dictionary_read = false;
+    std::unique_ptr<Dictionary> dictionary;
+    bool bloom_filter_read = false;
+    std::unique_ptr<BloomFilter> bloom_filter;
+  };
+  std::unordered_map<int, ChunkExtras> extras_;
 };
 
 }  // namespace strata::parquet::filter
