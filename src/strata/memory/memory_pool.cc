@@ -102,6 +102,24 @@ Status MemoryPool::Reallocate(int64_t old_size, int64_t new_size, uint8_t** ptr)
   return Status::OK();
 }
 
+Status MemoryPool::Charge(int64_t bytes) {
+  if (bytes < 0) return Status::Invalid("negative memory charge {}", bytes);
+  if (bytes == 0) return Status::OK();
+  if (!ReserveBytes(bytes)) {
+    return Status::OutOfMemory("allocation of {} bytes exceeds the memory limit of {} bytes ({} in use)",
+                               bytes, limit(), bytes_in_use());
+  }
+  total_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+  charged_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+  return Status::OK();
+}
+
+void MemoryPool::ReleaseCharge(int64_t bytes) {
+  if (bytes <= 0) return;
+  bytes_in_use_.fetch_sub(bytes, std::memory_order_relaxed);
+  charged_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
+}
+
 void MemoryPool::Free(uint8_t* ptr, int64_t size) {
   if (size == 0 || ptr == zero_size_area) return;
   FreeAligned(ptr, size);
@@ -117,6 +135,7 @@ MemoryStats MemoryPool::stats() const {
   s.num_allocations = num_allocations();
   s.num_reallocations = num_reallocations();
   s.num_frees = num_frees_.load(std::memory_order_relaxed);
+  s.charged_bytes_in_use = charged_bytes();
   return s;
 }
 

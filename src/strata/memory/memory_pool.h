@@ -20,6 +20,9 @@ struct MemoryStats {
   int64_t num_allocations = 0;    // successful Allocate() calls of a non-zero size
   int64_t num_reallocations = 0;  // successful Reallocate() calls that changed the size
   int64_t num_frees = 0;          // Free() calls of a non-zero size
+  // The part of bytes_in_use that is charged memory (see Charge): heap memory counted here
+  // but not allocated by this pool. Charges are not counted as allocations or frees.
+  int64_t charged_bytes_in_use = 0;
 };
 
 class MemoryPool {
@@ -42,12 +45,22 @@ class MemoryPool {
   // Frees an allocation of `size` bytes made by this pool.
   void Free(uint8_t* ptr, int64_t size);
 
+  // Charges: memory the C++ heap holds for strata (footer metadata in std::vector/std::string)
+  // counted here as if allocated, so peak and limit cover it. A charge adds to bytes_in_use,
+  // peak_bytes and total_bytes_allocated, and is refused with OutOfMemory past the limit
+  // exactly as Allocate is (changing nothing); it is not counted in num_allocations. Prefer the
+  // RAII MemoryCharge (memory_charge.h), which releases what it charged.
+  Status Charge(int64_t bytes);
+  // Gives back `bytes` charged earlier.
+  void ReleaseCharge(int64_t bytes);
+
   MemoryStats stats() const;
   int64_t bytes_in_use() const { return bytes_in_use_.load(std::memory_order_relaxed); }
   int64_t peak_bytes() const { return peak_bytes_.load(std::memory_order_relaxed); }
   int64_t total_bytes_allocated() const { return total_bytes_.load(std::memory_order_relaxed); }
   int64_t num_allocations() const { return num_allocations_.load(std::memory_order_relaxed); }
   int64_t num_reallocations() const { return num_reallocations_.load(std::memory_order_relaxed); }
+  int64_t charged_bytes() const { return charged_bytes_.load(std::memory_order_relaxed); }
 
   // Sets the peak to the current bytes in use, so a region's own peak can be measured.
   void ResetPeak();
@@ -79,6 +92,7 @@ class MemoryPool {
   std::atomic<int64_t> num_reallocations_{0};
   std::atomic<int64_t> num_frees_{0};
   std::atomic<int64_t> limit_{0};
+  std::atomic<int64_t> charged_bytes_{0};
 };
 
 // A pool on the system allocator (posix_memalign / free).

@@ -38,6 +38,12 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<RandomAcces
   auto descriptor = SchemaDescriptor::Make(reader->footer_.metadata.schema, options.schema);
   if (!descriptor.ok()) return descriptor.status().WithContext(fmt::format("'{}'", reader->source_->name()));
   reader->descriptor_ = std::move(*descriptor);
+  auto descriptor_charge = MemoryCharge::Make(pool, reader->descriptor_->heap_bytes());
+  if (!descriptor_charge.ok()) {
+    return descriptor_charge.status().WithContext(
+        fmt::format("'{}': schema of {} columns", reader->source_->name(), reader->descriptor_->num_columns()));
+  }
+  reader->descriptor_charge_ = std::move(*descriptor_charge);
   STRATA_RETURN_NOT_OK(reader->CheckRowGroups());
   return reader;
 }

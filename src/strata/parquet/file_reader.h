@@ -164,6 +164,9 @@ class BatchReader {
 
 class FileReader {
  public:
+  // The footer's metadata and the schema descriptor live on the C++ heap but stay charged to
+  // `pool` (bytes in use, peak, limit) while the reader lives; past the pool's limit, Open
+  // fails with OutOfMemory naming the file.
   static Result<std::unique_ptr<FileReader>> Open(std::shared_ptr<RandomAccessSource> source, MemoryPool* pool,
                                                   const FileReaderOptions& options = {});
   static Result<std::unique_ptr<FileReader>> OpenFile(const std::string& path, MemoryPool* pool,
@@ -213,8 +216,9 @@ class FileReader {
   std::shared_ptr<RandomAccessSource> source_;
   MemoryPool* pool_ = nullptr;
   FileReaderOptions options_;
-  FileFooter footer_;
+  FileFooter footer_;  // its metadata's heap bytes stay charged to pool_ (metadata_charge)
   std::shared_ptr<SchemaDescriptor> descriptor_;
+  MemoryCharge descriptor_charge_;  // descriptor_->heap_bytes(), charged to pool_
 };
 
 }  // namespace strata::parquet

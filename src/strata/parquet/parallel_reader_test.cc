@@ -237,6 +237,10 @@ TEST(ParallelReaderTest, DroppedMidwayReleasesEverything) {
     ASSERT_TRUE(batch.ok() && *batch != nullptr);
     batch->reset();
     batches.reset();
+    // Only the open reader's footer and schema stay, charged; with the reader, nothing.
+    EXPECT_EQ(pool->bytes_in_use(), pool->charged_bytes());
+    EXPECT_EQ(pool->charged_bytes(), reader->footer().metadata_charge.bytes() + reader->descriptor().heap_bytes());
+    reader.reset();
     EXPECT_EQ(pool->bytes_in_use(), 0);
   }
 }

@@ -160,6 +160,10 @@ TEST_F(RemoteReadTest, MultiRowGroupFileEqualsLocalRead) {
       ExpectSameBatches(**local, **remote, reads[r], fmt::format("{}, read {}", PreBufferName(pre_buffer), r));
     }
   }
+  // The local reader's footer and schema stay charged until it goes.
+  EXPECT_EQ(pool->bytes_in_use(),
+            (*local)->footer().metadata_charge.bytes() + (*local)->descriptor().heap_bytes());
+  local->reset();
   EXPECT_EQ(pool->bytes_in_use(), 0);
 }
 

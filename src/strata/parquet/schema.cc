@@ -1,5 +1,7 @@
 #include "strata/parquet/schema.h"
 
+#include "strata/parquet/thrift/heap_bytes.h"
+
 #include <fmt/format.h>
 
 namespace strata::parquet {
@@ -375,6 +377,20 @@ std::string SchemaDescriptor::ToTreeString() const {
     for (size_t i = n.children.size(); i-- > 0;) stack.push_back({n.children[i], item.depth + 1});
   }
   return out;
+}
+
+int64_t SchemaDescriptor::heap_bytes() const {
+  auto vector_bytes = [](const auto& v) {
+    return static_cast<int64_t>(v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type));
+  };
+  int64_t bytes = vector_bytes(nodes_) + vector_bytes(columns_) + vector_bytes(field_first_column_);
+  for (const SchemaNode& n : nodes_) bytes += vector_bytes(n.children);
+  for (const ColumnDescriptor& c : columns_) {
+    bytes += vector_bytes(c.path) + HeapBytes(c.dotted_path);
+    for (const std::string& part : c.path) bytes += HeapBytes(part);
+  }
+  if (untyped_root_) bytes += static_cast<int64_t>(sizeof(SchemaElement)) + HeapBytes(untyped_root_->name);
+  return bytes;
 }
 
 }  // namespace strata::parquet

@@ -83,6 +83,11 @@ class SchemaDescriptor {
   // A tree for people: "optional int64 id (INT(64,signed)) -> int64", indented by depth.
   std::string ToTreeString() const;
 
+  // Heap bytes of the tree and column descriptors (vectors, paths, names), as the standard
+  // library requests them: what FileReader charges to its pool. Not counted: the strata types
+  // and Schema, shared (by shared_ptr) with every batch read.
+  int64_t heap_bytes() const;
+
  private:
   Status Build(const std::vector<SchemaElement>& elements, const SchemaOptions& options);
   const std::vector<int>& root_children() const { return nodes_[0].children; }

@@ -155,14 +155,25 @@ std::string ColumnPath(const ColumnChunk& chunk) {
   return path;
 }
 
+// Decodes one index, charging its lists and strings to `pool` before each is allocated, so a
+// count too large for the pool's limit is refused first. The charge ends with the call: the
+// index handed back lives on the heap uncounted (callers keep it for one row group at most).
+template <typename Index>
+Result<size_t> DecodeCharged(const uint8_t* data, size_t size, Index* out, int64_t base_offset, MemoryPool* pool) {
+  MemoryCharge charge(pool);
+  *out = Index{};
+  CompactReader reader(data, size, {.base_offset = base_offset, .charge = &charge});
+  STRATA_RETURN_NOT_OK(Decode(reader, out));
+  return reader.position();
+}
+
 // Reads [offset, offset + length) after checking it lies inside the source, and decodes it.
 // Encrypted chunks: the range is one module (its length counted in `length`), decrypted first.
 template <typename Index>
 Result<std::optional<Index>> ReadIndex(RandomAccessSource& source, const ColumnChunk& chunk, MemoryPool* pool,
                                        const char* what, const std::optional<int64_t>& offset,
-                                       const std::optional<int32_t>& length,
-                                       Result<size_t> (*deserialize)(const uint8_t*, size_t, Index*, int64_t),
-                                       const ColumnDecryption* decryption, encryption::ModuleType module_type) {
+                                       const std::optional<int32_t>& length, const ColumnDecryption* decryption,
+                                       encryption::ModuleType module_type) {
   if (!offset.has_value() && !length.has_value()) return std::optional<Index>();
   const std::string column = ColumnPath(chunk);
   if (!offset.has_value() || !length.has_value()) {
@@ -179,13 +190,13 @@ Result<std::optional<Index>> ReadIndex(RandomAccessSource& source, const ColumnC
   Result<size_t> decoded = size_t{0};
   if (decryption == nullptr) {
     STRATA_ASSIGN_OR_RETURN(auto buffer, source.ReadBufferAt(*offset, *length, pool));
-    decoded = deserialize(buffer->data(), static_cast<size_t>(buffer->size()), &index, *offset);
+    decoded = DecodeCharged(buffer->data(), static_cast<size_t>(buffer->size()), &index, *offset, pool);
   } else {
     ResizableBuffer plaintext(pool);
     STRATA_RETURN_NOT_OK(ReadEncryptedModule(source, *offset, *length, /*fills_max_bytes=*/true, *decryption,
                                              module_type, pool, &plaintext)
                              .status());
-    decoded = deserialize(plaintext.data(), static_cast<size_t>(plaintext.size()), &index, *offset);
+    decoded = DecodeCharged(plaintext.data(), static_cast<size_t>(plaintext.size()), &index, *offset, pool);
   }
   if (!decoded.ok()) {
     return decoded.status().WithContext(fmt::format("{}{} of column '{}' at offset {} ({} bytes) in '{}'",
@@ -201,7 +212,7 @@ Result<std::optional<ColumnIndex>> ReadColumnIndex(RandomAccessSource& source, c
                                                    MemoryPool* pool, const ColumnDecryption* decryption) {
   STRATA_ASSIGN_OR_RETURN(auto index, ReadIndex<ColumnIndex>(source, chunk, pool, "column index",
                                                              chunk.column_index_offset, chunk.column_index_length,
-                                                             &DeserializeColumnIndex, decryption,
+                                                             decryption,
                                                              encryption::ModuleType::kColumnIndex));
   if (!index) return index;
   const size_t pages = index->null_pages.size();
@@ -232,7 +243,7 @@ Result<std::optional<OffsetIndex>> ReadOffsetIndex(RandomAccessSource& source, c
                                                    MemoryPool* pool, const ColumnDecryption* decryption) {
   STRATA_ASSIGN_OR_RETURN(auto index, ReadIndex<OffsetIndex>(source, chunk, pool, "offset index",
                                                              chunk.offset_index_offset, chunk.offset_index_length,
-                                                             &DeserializeOffsetIndex, decryption,
+                                                             decryption,
                                                              encryption::ModuleType::kOffsetIndex));
   if (!index) return index;
   STRATA_ASSIGN_OR_RETURN(const int64_t file_size, source.Size());

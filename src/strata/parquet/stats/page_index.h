@@ -87,7 +87,9 @@ class OffsetIndexBuilder {
 // chunk has none. The decoded index is checked for consistency too: ColumnIndex lists of one
 // length per page; OffsetIndex pages inside the file, first_row_index starting >= 0 and
 // strictly increasing. Errors (Corrupt, or the source's IOError) name the source, the column
-// path and the offsets. The temporary read buffers come from `pool` and are released on return.
+// path and the offsets. The temporary read buffers come from `pool` and are released on return;
+// while decoding, the index's lists and strings are charged to `pool` too (MemoryCharge), so a
+// limit refuses a hostile count before it is allocated, but the returned index is not counted.
 // An encrypted chunk's index is one module (Encryption.md: AAD type ColumnIndex / OffsetIndex
 // with the file's row group and column ordinals; the stated length counts the whole module):
 // pass the chunk's `decryption` (FileReader::ChunkLocation's, or FindChunkDecryption's) and it

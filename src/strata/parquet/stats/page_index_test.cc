@@ -384,7 +384,7 @@ FileIndexes ReadIndexes(const std::string& path, MemoryPool* pool) {
   EXPECT_TRUE(source.ok()) << source.status().ToString();
   auto footer = ReadFooter(**source, pool);
   EXPECT_TRUE(footer.ok()) << footer.status().ToString();
-  out.footer = *footer;
+  out.footer = std::move(*footer);
   for (const ColumnChunk& chunk : out.footer.metadata.row_groups.at(0).columns) {
     auto ci = ReadColumnIndex(**source, chunk, pool);
     auto oi = ReadOffsetIndex(**source, chunk, pool);

@@ -39,7 +39,7 @@ CompactReader::CompactReader(const uint8_t* data, size_t size, CompactReaderOpti
   options_.max_depth = std::clamp(options_.max_depth, 1, kMaxDepthLimit);
 }
 
-Status CompactReader::MakeError(std::string message) const {
+std::string CompactReader::Path() const {
   std::string path;
   for (int i = 1; i <= depth_; ++i) {
     const Frame& frame = frames_[i];
@@ -53,8 +53,21 @@ Status CompactReader::MakeError(std::string message) const {
     }
     if (frame.index >= 0) fmt::format_to(std::back_inserter(path), "[{}]", frame.index);
   }
+  return path;
+}
+
+Status CompactReader::MakeError(std::string message) const {
+  const std::string path = Path();
   if (path.empty()) return Status::Corrupt("Thrift: {}", message);
   return Status::Corrupt("Thrift {}: {}", path, message);
+}
+
+Status CompactReader::ChargeSlow(int64_t bytes) {
+  Status st = options_.charge->Grow(bytes);
+  if (st.ok()) return st;
+  const std::string path = Path();
+  return st.WithContext(fmt::format("Thrift {}{}decoded metadata at offset {}", path, path.empty() ? "" : ": ",
+                                    offset()));
 }
 
 Status CompactReader::Truncated(const char* what, size_t needed) const {

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "strata/memory/memory_charge.h"
 #include "strata/util/status.h"
 
 namespace strata::parquet::thrift {
@@ -64,6 +65,9 @@ struct CompactReaderOptions {
   int max_depth = 64;
   // Added to every offset in error messages: the position of the first byte in its file.
   int64_t base_offset = 0;
+  // When set, decoders charge the heap bytes of each list and string to it before allocating
+  // them (CompactReader::Charge), so a pool limit refuses a hostile size first. Not owned.
+  MemoryCharge* charge = nullptr;
 };
 
 // Reads compact-protocol values from a span the caller keeps alive while the reader and any
@@ -122,6 +126,13 @@ class CompactReader {
   Status ReadSetBegin(ListHeader* out) { return ReadListBegin(out); }
   Status ReadMapBegin(MapHeader* out);
 
+  // Charges `bytes` of heap memory a decoder is about to allocate to the options' charge (free
+  // without one). OutOfMemory past the pool's limit, naming the position being decoded.
+  Status Charge(int64_t bytes) {
+    if (options_.charge == nullptr || bytes == 0) return Status::OK();
+    return ChargeSlow(bytes);
+  }
+
   // Skips one value of `type`, including nested structs, lists, sets and maps, without
   // allocating; depth is bounded like ReadStructBegin.
   Status Skip(WireType type);
@@ -142,6 +153,9 @@ class CompactReader {
   };
 
   Status MakeError(std::string message) const;
+  // "FileMetaData.row_groups[2] > RowGroup.columns", or empty at the top level.
+  std::string Path() const;
+  Status ChargeSlow(int64_t bytes);
   Status Truncated(const char* what, size_t needed) const;
   Status CheckCount(int64_t count, WireType element_type, const char* what);
   Status Descend(const char* name);

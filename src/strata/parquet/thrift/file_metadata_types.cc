@@ -240,7 +240,9 @@ Status DecodeSelectedColumns(CompactReader& reader, const FieldHeader& field, co
   STRATA_RETURN_NOT_OK(ReadListHeader(reader, field.type, &header));
   if (header.size > 0 && header.element_type != WireType::kStruct) return SkipElements(reader, header);
   out->clear();
-  out->reserve(std::min<size_t>(selected.size(), header.size));
+  const auto kept = static_cast<int32_t>(std::min<size_t>(selected.size(), header.size));
+  STRATA_RETURN_NOT_OK(reader.Charge(ListChargeBytes<ColumnChunk>(kept)));
+  out->reserve(static_cast<size_t>(kept));
   size_t next = 0;
   for (int32_t i = 0; i < header.size; ++i) {
     reader.SetIndex(i);
@@ -311,6 +313,7 @@ Status DecodeRowGroups(CompactReader& reader, const FieldHeader& field, const st
   STRATA_RETURN_NOT_OK(ReadListHeader(reader, field.type, &header));
   if (header.size > 0 && header.element_type != WireType::kStruct) return SkipElements(reader, header);
   out->clear();
+  STRATA_RETURN_NOT_OK(reader.Charge(ListChargeBytes<RowGroup>(header.size)));
   out->reserve(std::min<size_t>(header.size, kReserveBudgetBytes / sizeof(RowGroup) + 1));
   for (int32_t i = 0; i < header.size; ++i) {
     reader.SetIndex(i);
@@ -366,9 +369,10 @@ void Encode(CompactWriter& writer, const FileMetaData& value) {
 }
 
 Result<size_t> DeserializeFileMetaData(const uint8_t* data, size_t size, FileMetaData* out,
-                                       const FileMetaDataDecodeOptions& options, int64_t base_offset) {
+                                       const FileMetaDataDecodeOptions& options, int64_t base_offset,
+                                       MemoryCharge* charge) {
   *out = FileMetaData{};
-  CompactReader reader(data, size, {.base_offset = base_offset});
+  CompactReader reader(data, size, {.base_offset = base_offset, .charge = charge});
   STRATA_RETURN_NOT_OK(Decode(reader, out, options));
   return reader.position();
 }

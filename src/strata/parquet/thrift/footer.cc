@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "strata/parquet/thrift/compact_protocol.h"
+#include "strata/parquet/thrift/heap_bytes.h"
 
 namespace strata::parquet {
 
@@ -97,7 +98,7 @@ Status DecryptFooter(const std::string& name, const uint8_t* footer, int64_t len
                            module_offset, module_bytes, length - header_bytes);
   }
   auto decoded = DeserializeFileMetaData(plaintext.data(), static_cast<size_t>(plaintext.size()), &out->metadata,
-                                         options.decode, 0);
+                                         options.decode, 0, &out->metadata_charge);
   if (!decoded.ok()) {
     return decoded.status().WithContext(
         fmt::format("file '{}': decrypted footer FileMetaData ({} bytes)", name, plaintext.size()));
@@ -141,7 +142,8 @@ Status DecryptColumnMetadata(const std::string& name, FileFooter* footer, Memory
                                          {reinterpret_cast<const uint8_t*>(module.data()), module.size()}, -1,
                                          &plaintext);
       if (!decrypted.ok()) return decrypted.status().WithContext(fmt::format("column '{}'", path));
-      CompactReader reader(plaintext.data(), static_cast<size_t>(plaintext.size()));
+      CompactReader reader(plaintext.data(), static_cast<size_t>(plaintext.size()),
+                           {.charge = &footer->metadata_charge});
       ColumnMetaData decoded;
       Status st = Decode(reader, &decoded);
       if (!st.ok()) {
@@ -159,6 +161,7 @@ Result<FileFooter> ReadFooter(RandomAccessSource& source, MemoryPool* pool, cons
   STRATA_RETURN_NOT_OK(options.Validate());
   const std::string& name = source.name();
   FileFooter footer;
+  footer.metadata_charge = MemoryCharge(pool);
   STRATA_ASSIGN_OR_RETURN(footer.file_size, source.Size());
   const int64_t file_size = footer.file_size;
   if (file_size < kMinParquetFileSize) {
@@ -232,7 +235,7 @@ Result<FileFooter> ReadFooter(RandomAccessSource& source, MemoryPool* pool, cons
     STRATA_RETURN_NOT_OK(DecryptFooter(name, metadata, metadata_length, footer.metadata_offset, options, pool, &footer));
   } else {
     auto decoded = DeserializeFileMetaData(metadata, static_cast<size_t>(metadata_length), &footer.metadata,
-                                           options.decode, footer.metadata_offset);
+                                           options.decode, footer.metadata_offset, &footer.metadata_charge);
     if (!decoded.ok()) {
       return decoded.status().WithContext(fmt::format("file '{}': footer FileMetaData ({} bytes at offset {})", name,
                                                       metadata_length, footer.metadata_offset));
@@ -253,6 +256,9 @@ Result<FileFooter> ReadFooter(RandomAccessSource& source, MemoryPool* pool, cons
     }
   }
   if (footer.decryptor) STRATA_RETURN_NOT_OK(DecryptColumnMetadata(name, &footer, pool));
+  // The decode charged estimates (a list's final count, a string's length); now the exact bytes.
+  Status trued_up = footer.metadata_charge.Resize(HeapBytes(footer.metadata));
+  if (!trued_up.ok()) return trued_up.WithContext(fmt::format("file '{}': footer metadata", name));
   return footer;
 
 }

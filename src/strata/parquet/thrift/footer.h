@@ -9,6 +9,7 @@
 
 #include "strata/io/random_access_source.h"
 #include "strata/parquet/encryption/file_decryptor.h"
+#include "strata/memory/memory_charge.h"
 #include "strata/memory/memory_pool.h"
 #include "strata/parquet/thrift/parquet_types.h"
 #include "strata/util/result.h"
@@ -43,6 +44,10 @@ struct FooterReadOptions {
 
 struct FileFooter {
   FileMetaData metadata;
+  // The heap bytes of `metadata` (HeapBytes, heap_bytes.h), charged to the pool ReadFooter was
+  // given for as long as this footer lives; FileFooter is therefore move-only. Code that grows
+  // `metadata` afterwards should Resize it.
+  MemoryCharge metadata_charge;
   int64_t file_size = 0;
   // Where the serialized FileMetaData starts, and its length in bytes (the value stored just
   // before the trailing magic).
@@ -66,7 +71,9 @@ struct FileFooter {
 };
 
 // Reads and decodes the footer of `source`. Temporary buffers come from `pool` and are released
-// before returning; the FileMetaData owns its strings. Errors name the source, the offsets and
+// before returning; the FileMetaData owns its strings, and its heap bytes stay charged to `pool`
+// (metadata_charge): charged while decoding, before each list or string is allocated, so a
+// pool limit refuses a footer too large for it with OutOfMemory naming the file. Errors name the source, the offsets and
 // what was wrong: Corrupt for malformed files (and for modules or signatures that do not
 // authenticate), Invalid for an encrypted footer without its key, IOError from the source,
 // LimitExceeded past max_footer_bytes.

@@ -9,6 +9,7 @@
 #include <new>
 #include <random>
 
+#include "strata/parquet/thrift/heap_bytes.h"
 #include "strata/testing/test_data.h"
 
 // Records the largest single heap allocation, so tests can show that hostile or truncated
@@ -91,7 +92,13 @@ TEST(FooterTest, AlltypesPlainMatchesTheDocumentedContents) {
   EXPECT_EQ(footer->reads, 1);  // the 64 KiB guess covers this small file
   EXPECT_EQ(footer->metadata_offset + footer->metadata_length + 8, footer->file_size);
   EXPECT_EQ(footer->metadata_bytes_decoded, footer->metadata_length);
-  EXPECT_EQ(pool->bytes_in_use(), 0);  // temporary buffers released
+  // Temporary buffers released; what remains is the metadata's heap bytes, charged.
+  EXPECT_GT(HeapBytes(md), 0);
+  EXPECT_EQ(footer->metadata_charge.bytes(), HeapBytes(md));
+  EXPECT_EQ(pool->charged_bytes(), HeapBytes(md));
+  EXPECT_EQ(pool->bytes_in_use(), HeapBytes(md));
+  *footer = FileFooter{};  // the metadata goes, and its charge with it
+  EXPECT_EQ(pool->bytes_in_use(), 0);
 }
 
 TEST(FooterTest, FactsFromTheCorpusReadme) {
@@ -227,8 +234,10 @@ TEST(FooterTest, EveryCorpusFileYieldsMetadataOrAClearError) {
         std::cout << "  clear error: " << st.ToString() << "\n";
       }
     }
-    EXPECT_EQ(pool->bytes_in_use(), 0) << path;
+    // Only the decoded metadata's charge outlives the call.
+    EXPECT_EQ(pool->bytes_in_use(), footer.ok() ? HeapBytes(footer->metadata) : 0) << path;
   }
+  EXPECT_EQ(pool->bytes_in_use(), 0);
   std::cout << files << " files: " << decoded << " decoded (" << plaintext_encrypted
             << " encrypted with plaintext footer), " << encrypted_footers << " encrypted footers\n";
   EXPECT_GT(files, 100);
@@ -247,6 +256,12 @@ TEST(FooterTest, EveryTruncationOfAValidFooterFails) {
                           (static_cast<uint8_t>(file[file.size() - 6]) << 16) |
                           (static_cast<uint32_t>(static_cast<uint8_t>(file[file.size() - 5])) << 24);
   const std::string metadata = file.substr(file.size() - 8 - length, length);
+  // The whole footer decodes; a cut one charges at most what the whole one holds.
+  FileMetaData whole;
+  auto full = DeserializeFileMetaData(reinterpret_cast<const uint8_t*>(metadata.data()), metadata.size(), &whole);
+  ASSERT_TRUE(full.ok()) << full.status().ToString();
+  EXPECT_EQ(*full, metadata.size());
+  const int64_t whole_heap_bytes = HeapBytes(whole);
   auto pool = MakeSystemMemoryPool();
   for (uint32_t cut = 0; cut < length; ++cut) {
     // The serialized struct alone.
@@ -267,13 +282,9 @@ TEST(FooterTest, EveryTruncationOfAValidFooterFails) {
     ASSERT_FALSE(footer.ok()) << cut;
     EXPECT_TRUE(footer.status().IsCorrupt()) << footer.status().ToString();
     EXPECT_NE(footer.status().message().find("cut.parquet"), std::string::npos) << footer.status().ToString();
-    EXPECT_LE(pool->peak_bytes(), static_cast<int64_t>(bytes->size()) + 64);
+    EXPECT_LE(pool->peak_bytes(), static_cast<int64_t>(bytes->size()) + 64 + whole_heap_bytes);
+    EXPECT_EQ(pool->bytes_in_use(), 0);
   }
-  // The whole footer decodes.
-  FileMetaData md;
-  auto full = DeserializeFileMetaData(reinterpret_cast<const uint8_t*>(metadata.data()), metadata.size(), &md);
-  ASSERT_TRUE(full.ok()) << full.status().ToString();
-  EXPECT_EQ(*full, metadata.size());
 }
 
 // Random byte flips inside the footer (and its length) of a real file never crash.
@@ -301,7 +312,8 @@ TEST(FooterTest, RandomByteFlipsNeverCrash) {
       EXPECT_TRUE(st.IsCorrupt() || st.IsNotImplemented() || st.IsLimitExceeded()) << st.ToString();
     }
     EXPECT_LT(g_largest_allocation.load(), 8u << 20);
-    EXPECT_EQ(pool->bytes_in_use(), 0);
+    EXPECT_EQ(pool->bytes_in_use(),
+              HeapBytes(original->metadata) + (footer.ok() ? HeapBytes(footer->metadata) : 0));
   }
   EXPECT_GT(failures, 0);
 }
@@ -324,7 +336,9 @@ TEST(FooterTest, LargeFooterTakesASecondReadOnlyForTheMissingPart) {
   auto three = ReadFooter(*source, pool.get(), options);
   ASSERT_TRUE(three.ok());
   EXPECT_EQ(three->reads, 3);
-  EXPECT_EQ(pool->bytes_in_use(), 0);
+  // Nothing but the three footers' charges stays on the pool.
+  EXPECT_EQ(pool->bytes_in_use(), 3 * HeapBytes(one->metadata));
+  EXPECT_EQ(pool->charged_bytes(), pool->bytes_in_use());
 
   // A bad leading magic is found when asked for, or when the tail read covers it.
   (*bytes)[0] = 'X';
@@ -385,7 +399,8 @@ TEST(FooterTest, EncryptedFooterWithoutAKeyAsksForIt) {
   ASSERT_TRUE(decrypted.ok()) << decrypted.status().ToString();
   EXPECT_TRUE(decrypted->encrypted_footer);
   EXPECT_EQ(decrypted->metadata.num_rows, 50);
-  EXPECT_EQ(pool->bytes_in_use(), 0);
+  EXPECT_EQ(pool->bytes_in_use(), HeapBytes(decrypted->metadata));
+  EXPECT_EQ(pool->charged_bytes(), pool->bytes_in_use());
 
   auto plaintext = ReadFooterOfFile(testing::ParquetTestingFile("data/encrypt_columns_plaintext_footer.parquet.encrypted"),
                                     pool.get());

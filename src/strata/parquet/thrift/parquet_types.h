@@ -422,8 +422,11 @@ void Encode(CompactWriter& writer, const BloomFilterHeader& value);
 // outlive the input are copied into the output struct.
 
 Result<size_t> DeserializePageHeader(const uint8_t* data, size_t size, PageHeader* out, int64_t base_offset = 0);
+// `charge`, when given, is grown by the heap bytes of each list and string before it is
+// allocated (an estimate: true it up with HeapBytes, heap_bytes.h), so a limit refuses first.
 Result<size_t> DeserializeFileMetaData(const uint8_t* data, size_t size, FileMetaData* out,
-                                       const FileMetaDataDecodeOptions& options = {}, int64_t base_offset = 0);
+                                       const FileMetaDataDecodeOptions& options = {}, int64_t base_offset = 0,
+                                       MemoryCharge* charge = nullptr);
 Result<size_t> DeserializeFileCryptoMetaData(const uint8_t* data, size_t size, FileCryptoMetaData* out,
                                              int64_t base_offset = 0);
 Result<size_t> DeserializeColumnIndex(const uint8_t* data, size_t size, ColumnIndex* out, int64_t base_offset = 0);

@@ -28,6 +28,19 @@ using thrift::WireType;
 // ~100x the input. Past the budget the vector grows as elements actually decode.
 inline constexpr size_t kReserveBudgetBytes = 1 << 20;
 
+// Heap bytes charged (CompactReader::Charge) before a decoded value is allocated: a list's
+// elements at their final count, a string's bytes when they do not fit in place. Estimates,
+// which the footer reader trues up to HeapBytes() (heap_bytes.h) after decoding.
+template <typename T>
+int64_t ListChargeBytes(int32_t count) {
+  if constexpr (std::is_same_v<T, bool>) return (int64_t{count} + 63) / 64 * 8;
+  else return int64_t{count} * static_cast<int64_t>(sizeof(T));
+}
+inline int64_t StringChargeBytes(size_t size) {
+  static const size_t in_place = std::string().capacity();
+  return size > in_place ? static_cast<int64_t>(size) + 1 : 0;
+}
+
 struct RequiredField {
   int16_t id;
   const char* name;
@@ -124,6 +137,7 @@ inline Status ReadValue(CompactReader& reader, WireType type, std::string* out) 
   if (type != WireType::kBinary) return TypeMismatch(reader, type, "binary");
   std::string_view view;
   STRATA_RETURN_NOT_OK(reader.ReadBinary(&view));
+  STRATA_RETURN_NOT_OK(reader.Charge(StringChargeBytes(view.size())));
   out->assign(view.data(), view.size());
   return Status::OK();
 }
@@ -174,6 +188,7 @@ Status ReadValue(CompactReader& reader, WireType type, std::vector<T>* out) {
   STRATA_RETURN_NOT_OK(ReadListHeader(reader, type, &header));
   if (reader.TakeFieldSkipped()) return (reader.MarkFieldSkipped(), Status::OK());
   if (header.size > 0 && !ElementTypeMatches<T>(header.element_type)) return SkipElements(reader, header);
+  STRATA_RETURN_NOT_OK(reader.Charge(ListChargeBytes<T>(header.size)));
   out->reserve(std::min<size_t>(header.size, kReserveBudgetBytes / sizeof(T) + 1));
   for (int32_t i = 0; i < header.size; ++i) {
     reader.SetIndex(i);
@@ -189,6 +204,7 @@ inline Status ReadValue(CompactReader& reader, WireType type, std::vector<bool>*
   STRATA_RETURN_NOT_OK(ReadListHeader(reader, type, &header));
   if (reader.TakeFieldSkipped()) return (reader.MarkFieldSkipped(), Status::OK());
   if (header.size > 0 && !IsBool(header.element_type)) return SkipElements(reader, header);
+  STRATA_RETURN_NOT_OK(reader.Charge(ListChargeBytes<bool>(header.size)));
   out->reserve(header.size);  // bits: at most 1/8 of the input size
   for (int32_t i = 0; i < header.size; ++i) {
     reader.SetIndex(i);
