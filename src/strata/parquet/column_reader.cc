@@ -21,6 +21,8 @@ ColumnReader::ColumnReader(const ColumnDescriptor& column, const ColumnMetaData&
       output_type_(std::move(output_type)),
       pages_(std::move(pages)),
       pool_(pool),
+      pending_validity_(pool),
+      pending_merge_(pool),
       scratch_(pool),
       views_(pool),
       window_bytes_(window_bytes),
@@ -84,7 +86,10 @@ Status ColumnReader::Init() {
       large_offsets_ = is_large_binary_like(out);
     }
   }
-  if (conversion_ == Conversion::kByteArray && rows_in_chunk_ > 0) {
+  const bool byte_array_output = conversion_ == Conversion::kByteArray ||
+                                 conversion_ == Conversion::kByteArrayDictionary ||
+                                 conversion_ == Conversion::kByteArrayView;
+  if (byte_array_output && rows_in_chunk_ > 0) {
     // Size the data buffer once per batch: the exact unencoded size when the writer recorded
     // it, else the chunk's uncompressed size (an overestimate for PLAIN by the 4-byte lengths).
     const auto& size_stats = metadata_.size_statistics;
@@ -99,7 +104,7 @@ Status ColumnReader::Init() {
 
 int64_t ColumnReader::memory_size() const {
   int64_t total = pages_->memory_size() + scratch_.capacity() + views_.capacity() + window_.capacity() +
-                  levels_copy_.capacity();
+                  levels_copy_.capacity() + pending_validity_.capacity() + pending_merge_.capacity();
   if (dictionary_) total += dictionary_->memory_size();
   if (dictionary_array_ && dictionary_array_->buffers[1]) total += dictionary_array_->buffers[1]->capacity();
   if (page_copy_) total += page_copy_->capacity();
@@ -242,8 +247,9 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
         // The chunk's last batch: SizeStatistics give its size exactly.
         reserve = std::max<int64_t>(exact_chunk_bytes_ - data_bytes_returned_, 0);
       }
-      // The 10% covers batches larger than the average; it is never grown into by doubling.
-      STRATA_RETURN_NOT_OK(data_->Reserve(reserve));
+      // The 10% covers batches larger than the average. The buffer is allocated once, when its
+      // first bytes are known, and never grows: a range that does not fit ends the batch.
+      data_reserve_ = reserve;
       break;
     }
     case Conversion::kByteArrayDictionary:
@@ -258,21 +264,14 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
   }
 
   int64_t filled = 0;
-  if (pending_value_ && rows > 0) {
-    // The value that did not fit the previous batch opens this one.
-    pending_value_ = false;
-    if (pending_view_.length > std::numeric_limits<int32_t>::max()) {
-      return Status::LimitExceeded("{}: a single value of {} bytes cannot have 32-bit offsets; read with large_binary",
-                                   Where(), pending_view_.length);
-    }
-    if (validity_) validity_->mutable_data()[0] |= 1;
-    STRATA_RETURN_NOT_OK(ReserveData(pending_view_.length, 1));
-    if (pending_view_.length != 0) std::memcpy(data_->mutable_data(), pending_view_.data, pending_view_.length);
-    data_->set_size(pending_view_.length);
-    values_->mutable_data_as<int32_t>()[1] = static_cast<int32_t>(pending_view_.length);
-    filled = 1;
-  }
   bool cut_short = false;
+  if (pending_slots_ > 0 && rows > 0) {
+    // The slots the previous batch had no room for open this one.
+    auto taken = TakePendingSlots(rows);
+    if (!taken.ok()) return taken.status().WithContext(Where());
+    filled = *taken;
+    cut_short = pending_slots_ > 0;
+  }
   while (filled < rows && !cut_short) {
     if (page_values_left_ == 0) {
       auto more = NextDataPage();
@@ -292,11 +291,8 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
     Status st = DecodeRange(filled, count);
     if (!st.ok()) return st.WithContext(Where());
     page_values_left_ -= count;
-    if (pending_value_) {
-      cut_short = true;  // the slot's value is pending: the batch ends before it
-    } else {
-      filled += count;
-    }
+    filled += count - pending_slots_;
+    cut_short = pending_slots_ > 0;  // the batch ends before the pending slots
   }
   rows = filled;
   rows_read_ += rows;
@@ -328,11 +324,11 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
 
 Status ColumnReader::SkipRows(int64_t rows) {
   rows = std::clamp<int64_t>(rows, 0, rows_left());
-  if (rows > 0 && pending_value_) {
-    // The value left out of the last batch is the first row skipped.
-    pending_value_ = false;
-    ++rows_read_;
-    --rows;
+  while (rows > 0 && pending_slots_ > 0) {
+    // The slots left out of the last batch are the first rows skipped.
+    STRATA_ASSIGN_OR_RETURN(const ArrayDataPtr dropped, ReadBatch(std::min(rows, pending_slots_)));
+    if (dropped->length == 0) return Status::Corrupt("{}: no rows left to skip", Where());
+    rows -= dropped->length;
   }
   while (rows > 0) {
     if (page_values_left_ == 0) {
@@ -467,14 +463,18 @@ Status ColumnReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_n
   for (int64_t i = 0; i < non_null; ++i) total += views[i].length;
   const int64_t needed = data_->size() + total;
   if (!large_offsets_ && needed > std::numeric_limits<int32_t>::max()) {
-    if (count != 1 || non_null != 1) {
+    if (data_->size() == 0 || count != 1 || non_null != 1) {
+      if (non_null == 1) {
+        return Status::LimitExceeded("a single value of {} bytes cannot have 32-bit offsets; read with large_binary",
+                                     total);
+      }
       return Status::LimitExceeded("{} bytes of values overflow 32-bit offsets", needed);  // bound broken: a bug
     }
-    pending_value_ = true;  // the view stays valid until the next decode, which emits it first
-    pending_view_ = views[0];
-    return Status::OK();
+    // The view stays valid until the next batch, which takes it first.
+    return PendSlots(slot, count, 0, false);
   }
-  STRATA_RETURN_NOT_OK(ReserveData(needed, slot + count));
+  STRATA_ASSIGN_OR_RETURN(const bool room, RoomForData(needed, slot + count));
+  if (!room) return PendSlots(slot, count, 0, false);
   int64_t position = data_->size();
   if (large_offsets_) {
     WriteByteArrays(views, validity, slot, count, non_null, values_->mutable_data_as<int64_t>(),
@@ -491,14 +491,86 @@ Status ColumnReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_n
 
 namespace strata::parquet {
 
-Status ColumnReader::ReserveData(int64_t needed, int64_t rows_done) {
-  if (needed <= data_->capacity()) return Status::OK();
-  // The metadata estimate fell short (dictionary-encoded chunks often do): reserve for this
-  // range plus the batch's remaining rows at the average size seen so far, once.
-  const int64_t rows_total = (values_->size() / (large_offsets_ ? 8 : 4)) - 1;
-  const double average = static_cast<double>(needed) / static_cast<double>(std::max<int64_t>(rows_done, 1));
-  const int64_t projected = needed + static_cast<int64_t>(average * static_cast<double>(rows_total - rows_done));
-  return data_->Reserve(std::max(needed, projected));
+Result<bool> ColumnReader::RoomForData(int64_t needed, int64_t rows_done) {
+  if (needed <= data_->capacity()) return true;
+  if (data_->size() > 0) return false;  // never grown: the batch ends before this range
+  int64_t capacity = data_reserve_;
+  if (needed > capacity) {
+    // The metadata estimate fell short (dictionary-encoded chunks often do): room for this
+    // range plus the batch's remaining rows at its average size.
+    const int64_t rows_total = (values_->size() / (large_offsets_ ? 8 : 4)) - 1;
+    const double average = static_cast<double>(needed) / static_cast<double>(std::max<int64_t>(rows_done, 1));
+    capacity = needed + static_cast<int64_t>(average * static_cast<double>(std::max<int64_t>(rows_total - rows_done, 0)));
+  }
+  STRATA_RETURN_NOT_OK(data_->ReserveDiscardingContents(capacity));
+  return true;
+}
+
+Status ColumnReader::PendSlots(int64_t slot, int64_t count, int64_t first_view, bool streamed) {
+  // Slots still pending from the batch's start (only when a streamed page ran out of room
+  // again while taking them) follow the new ones.
+  const int64_t older = pending_slots_;
+  if (validity_) {
+    const int64_t non_null = bit_util::CountSetBits(validity_->data(), slot, count);
+    null_count_ -= count - non_null;
+    STRATA_RETURN_NOT_OK(pending_merge_.ReserveScratch(bit_util::BytesForBits(count + older)));
+    bit_util::CopyBitmap(validity_->data(), slot, count, pending_merge_.mutable_data(), 0);
+    if (older > 0) {
+      bit_util::CopyBitmap(pending_validity_.data(), pending_bit_, older, pending_merge_.mutable_data(), count);
+    }
+    STRATA_RETURN_NOT_OK(pending_validity_.ReserveScratch(bit_util::BytesForBits(count + older)));
+    std::memcpy(pending_validity_.mutable_data(), pending_merge_.data(),
+                static_cast<size_t>(bit_util::BytesForBits(count + older)));
+  }
+  pending_slots_ = count + older;
+  pending_bit_ = 0;
+  pending_view_ = first_view;
+  pending_streamed_ = streamed;
+  return Status::OK();
+}
+
+Result<int64_t> ColumnReader::TakePendingSlots(int64_t rows) {
+  const int64_t k = std::min(rows, pending_slots_);
+  const uint8_t* validity = nullptr;
+  int64_t non_null = k;
+  if (validity_) {
+    bit_util::CopyBitmap(pending_validity_.data(), pending_bit_, k, validity_->mutable_data(), 0);
+    validity = validity_->data();
+    non_null = bit_util::CountSetBits(validity, 0, k);
+  }
+  null_count_ += k - non_null;
+  pending_slots_ -= k;
+  pending_bit_ += k;
+  const int64_t still_pending = pending_slots_;
+  if (pending_streamed_) {
+    // The values are still in the window: read them as any range of the page. One that does
+    // not fit ends this batch too (PendSlots keeps them ahead of the older ones).
+    STRATA_RETURN_NOT_OK(DecodeByteArraysStreamed(0, k, validity));
+    return k - (pending_slots_ - still_pending);
+  }
+  const ByteArrayView* views = views_.data_as<ByteArrayView>() + pending_view_;
+  int64_t total = 0;
+  for (int64_t i = 0; i < non_null; ++i) total += views[i].length;
+  if (!large_offsets_ && total > std::numeric_limits<int32_t>::max()) {
+    if (non_null == 1) {
+      return Status::LimitExceeded("a single value of {} bytes cannot have 32-bit offsets; read with large_binary",
+                                   total);
+    }
+    return Status::LimitExceeded("{} bytes of values overflow 32-bit offsets", total);  // bound broken: a bug
+  }
+  STRATA_ASSIGN_OR_RETURN(const bool room, RoomForData(total, k));
+  if (!room) return Status::Invalid("no room for {} pending bytes in an empty batch", total);  // a bug
+  int64_t position = 0;
+  if (large_offsets_) {
+    WriteByteArrays(views, validity, 0, k, non_null, values_->mutable_data_as<int64_t>(), data_->mutable_data(),
+                    &position);
+  } else {
+    WriteByteArrays(views, validity, 0, k, non_null, values_->mutable_data_as<int32_t>(), data_->mutable_data(),
+                    &position);
+  }
+  data_->set_size(position);
+  pending_view_ += non_null;
+  return k;
 }
 
 Status ColumnReader::DecodeDenseFixed(uint8_t* out, int64_t count) {
@@ -593,15 +665,17 @@ Status ColumnReader::DecodeByteArraysStreamed(int64_t slot, int64_t count, const
           return Status::Corrupt("page at offset {}: a byte array of {} bytes is cut short", page_.file_offset, length);
         }
         if (!large_offsets_ && position + length > std::numeric_limits<int32_t>::max()) {
-          if (count != 1) return Status::LimitExceeded("{} bytes of values overflow 32-bit offsets", position + length);
-          // Pending: the bytes stay in the window until the next batch copies them first.
-          pending_value_ = true;
-          pending_view_ = {window_.data() + window_begin_ + 4, length};
-          window_begin_ += total;
-          return Status::OK();
+          if (position == 0) {
+            return Status::LimitExceeded(
+                "a single value of {} bytes cannot have 32-bit offsets; read with large_binary", length);
+          }
+          // Pending, unread: the value stays in the window for the next batch.
+          data_->set_size(position);
+          return PendSlots(slot + i, count - i, 0, true);
         }
         data_->set_size(position);
-        STRATA_RETURN_NOT_OK(ReserveData(position + length, slot + i + 1));
+        STRATA_ASSIGN_OR_RETURN(const bool room, RoomForData(position + length, slot + i + 1));
+        if (!room) return PendSlots(slot + i, count - i, 0, true);
         if (length != 0) std::memcpy(data_->mutable_data() + position, window_.data() + window_begin_ + 4, length);
         window_begin_ += total;
         position += length;

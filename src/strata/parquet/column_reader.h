@@ -67,8 +67,15 @@ class ColumnReader {
   // `count` dense physical values of a fixed-width type, from the decoder or the window.
   Status DecodeDenseFixed(uint8_t* out, int64_t count);
   Status DecodeByteArraysStreamed(int64_t slot, int64_t count, const uint8_t* validity);
-  // Reserves the data buffer for `needed` bytes, projecting the batch's remaining rows.
-  Status ReserveData(int64_t needed, int64_t rows_done);
+  // Makes room for `needed` bytes in the batch's data buffer without growing it: allocates it
+  // when it holds nothing yet (for this and, projected, the batch's other `rows_left` rows);
+  // false when it holds bytes and has no room (the batch ends before the range).
+  Result<bool> RoomForData(int64_t needed, int64_t rows_done);
+  // Leaves slots [slot, slot + count) of the batch for the next one: their values are views in
+  // views_ from `first_view`, or (`streamed`) still unread in the window.
+  Status PendSlots(int64_t slot, int64_t count, int64_t first_view, bool streamed);
+  // Opens the batch with up to `rows` pending slots; returns how many it took.
+  Result<int64_t> TakePendingSlots(int64_t rows);
   // An upper bound of the bytes `count` more byte-array values of the current page can add.
   int64_t ByteArrayBytesBound(int64_t count) const;
   // Streamed pages: makes at least `min_bytes` of the page's remaining bytes addressable at
@@ -110,10 +117,21 @@ class ColumnReader {
   bool large_offsets_ = false;
   bool validate_utf8_ = false;
   int64_t max_dictionary_length_ = 0;
-  // A value decoded but left out of a batch cut short at 2 GiB; points into the current page,
-  // the decoder's scratch or the window, all untouched until the next batch copies it.
-  bool pending_value_ = false;
-  ByteArrayView pending_view_;
+  // Slots decoded but left out of a batch that ended before them: their bytes did not fit the
+  // batch's data buffer (which never grows: the batch ends instead, and the next one, sized
+  // afresh, takes them first) or would pass the 2 GiB of 32-bit offsets. Their validity bits
+  // are in pending_validity_ from bit pending_bit_; the values are views in views_ from
+  // pending_view_ (into the page or decoder scratch, untouched until taken), or, on streamed
+  // pages, still unread in the window.
+  int64_t pending_slots_ = 0;
+  int64_t pending_bit_ = 0;
+  int64_t pending_view_ = 0;
+  bool pending_streamed_ = false;
+  ResizableBuffer pending_validity_;
+  ResizableBuffer pending_merge_;
+  // The batch's data buffer is allocated when its first bytes are known, at this size unless
+  // they need more; later ranges that do not fit end the batch.
+  int64_t data_reserve_ = 0;
   double bytes_per_row_estimate_ = 0;  // variable-length data, from metadata
   int64_t exact_chunk_bytes_ = -1;      // SizeStatistics' unencoded byte-array bytes, when written
   int64_t data_bytes_returned_ = 0;
@@ -155,6 +173,7 @@ class ColumnReader {
   // ranges of batch slots [first, first + count) whose indices refer to it.
   std::shared_ptr<ResizableBuffer> extension_offsets_;
   std::shared_ptr<ResizableBuffer> extension_data_;
+  std::vector<std::shared_ptr<ResizableBuffer>> extension_pieces_;  // full pieces before extension_data_
   int64_t extension_length_ = 0;
   bool batch_used_dictionary_ = false;
   std::vector<std::pair<int64_t, int64_t>> extension_ranges_;

@@ -152,6 +152,7 @@ Status ColumnReader::StartOutputBatch(int64_t rows) {
     STRATA_RETURN_NOT_OK(values_->Resize(rows * static_cast<int64_t>(sizeof(int32_t))));
     extension_offsets_.reset();
     extension_data_.reset();
+    extension_pieces_.clear();
     extension_length_ = 0;
     batch_used_dictionary_ = false;
     extension_ranges_.clear();
@@ -172,31 +173,38 @@ Status ColumnReader::AppendExtension(const ByteArrayView* views, int64_t n) {
   for (int64_t i = 0; i < n; ++i) total += views[i].length;
   const int64_t batch_rows = values_->size() / static_cast<int64_t>(sizeof(int32_t));
   if (!extension_offsets_) {
-    // Offsets for every row of the batch at most (exact bound, never grown); data for what
-    // this range holds, then doubling.
+    // Offsets for every row of the batch at most (exact bound, never grown).
     STRATA_ASSIGN_OR_RETURN(extension_offsets_, ResizableBuffer::Make(pool_));
     STRATA_RETURN_NOT_OK(extension_offsets_->Reserve((batch_rows + 1) * static_cast<int64_t>(sizeof(Offset))));
     extension_offsets_->set_size(static_cast<int64_t>(sizeof(Offset)));
     std::memset(extension_offsets_->mutable_data(), 0, sizeof(Offset));
-    STRATA_ASSIGN_OR_RETURN(extension_data_, ResizableBuffer::Make(pool_));
   }
-  const int64_t start = extension_data_->size();
+  const int64_t start = extension_offsets_->data_as<Offset>()[extension_length_];  // bytes so far, in all pieces
   if (start + total > static_cast<int64_t>(std::numeric_limits<Offset>::max())) {
     return Status::LimitExceeded("{} bytes of non-dictionary values in one batch do not fit {}-bit offsets; read with "
                                  "large_binary or smaller batches",
                                  start + total, 8 * sizeof(Offset));
   }
-  STRATA_RETURN_NOT_OK(extension_data_->GrowForAppend(start + total));
+  if (!extension_data_ || extension_data_->size() + total > extension_data_->capacity()) {
+    // Data pieces are never grown: a range that does not fit the current one starts another,
+    // sized for it and the batch's remaining rows at the estimate; the batch joins them once.
+    if (extension_data_) extension_pieces_.push_back(std::move(extension_data_));
+    const int64_t rows_left = batch_rows - extension_length_ - n;
+    const auto projected = static_cast<int64_t>(bytes_per_row_estimate_ * 1.1 * static_cast<double>(rows_left));
+    STRATA_ASSIGN_OR_RETURN(extension_data_, ResizableBuffer::Make(pool_, total + std::max<int64_t>(projected, 0)));
+  }
   STRATA_RETURN_NOT_OK(extension_offsets_->Resize((extension_length_ + n + 1) * static_cast<int64_t>(sizeof(Offset))));
   Offset* offsets = extension_offsets_->mutable_data_as<Offset>() + extension_length_ + 1;
   uint8_t* data = extension_data_->mutable_data();
+  int64_t local = extension_data_->size();
   int64_t position = start;
   for (int64_t i = 0; i < n; ++i) {
-    if (views[i].length != 0) std::memcpy(data + position, views[i].data, views[i].length);
+    if (views[i].length != 0) std::memcpy(data + local, views[i].data, views[i].length);
+    local += views[i].length;
     position += views[i].length;
     offsets[i] = static_cast<Offset>(position);
   }
-  extension_data_->set_size(position);
+  extension_data_->set_size(local);
   return Status::OK();
 }
 
@@ -231,6 +239,17 @@ Result<ArrayDataPtr> ColumnReader::FinishDictionaryBatch(int64_t rows, std::shar
   const TypePtr& value_type = output_type_->value_type();
   ArrayDataPtr dictionary = dictionary_array_;
   if (extension_length_ > 0) {
+    if (!extension_pieces_.empty()) {
+      // The batch's non-dictionary values came in several pieces: one buffer of their exact size.
+      extension_pieces_.push_back(std::move(extension_data_));
+      int64_t bytes = 0;
+      for (const auto& piece : extension_pieces_) bytes += piece->size();
+      STRATA_ASSIGN_OR_RETURN(extension_data_, ResizableBuffer::Make(pool_, bytes));
+      for (const auto& piece : extension_pieces_) {
+        if (piece->size() > 0) STRATA_RETURN_NOT_OK(extension_data_->Append(piece->data(), piece->size()));
+      }
+      extension_pieces_.clear();
+    }
     auto extension = ArrayData::Make(value_type, extension_length_, {nullptr, extension_offsets_, extension_data_}, 0);
     extension_offsets_.reset();
     extension_data_.reset();
@@ -287,11 +306,13 @@ Result<int32_t> ColumnReader::PageBufferIndex() {
 }
 
 Result<int32_t> ColumnReader::CopyBufferIndex(int64_t bytes) {
-  if (copy_buffer_ && copy_buffer_->size() + bytes <= kMaxViewOffset) {
-    STRATA_RETURN_NOT_OK(copy_buffer_->GrowForAppend(copy_buffer_->size() + bytes));
-    return copy_buffer_index_;
+  if (copy_buffer_ && copy_buffer_->size() + bytes <= copy_buffer_->capacity()) return copy_buffer_index_;
+  // A new data buffer of this range's exact size: the batch's buffers never grow (a view
+  // addresses any of them, and at most 2 GiB of one).
+  if (bytes > kMaxViewOffset) {
+    return Status::LimitExceeded("page at offset {}: {} bytes of long values in one range exceed what views address",
+                                 page_.file_offset, bytes);
   }
-  // A new data buffer: views address at most 2 GiB of one.
   STRATA_ASSIGN_OR_RETURN(copy_buffer_, ResizableBuffer::Make(pool_));
   STRATA_RETURN_NOT_OK(copy_buffer_->Reserve(bytes));
   view_buffers_.push_back(copy_buffer_);

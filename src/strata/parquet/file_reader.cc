@@ -470,6 +470,16 @@ Result<std::unique_ptr<NestedColumnReader>> BatchReader::OpenNestedField(int row
     STRATA_ASSIGN_OR_RETURN(auto reader, NestedLeafReader::Make(descriptor.column(column), meta, rg.num_rows,
                                                                 node.slot_def, node.type, std::move(pages),
                                                                 file_->pool()));
+    if (options_.batch_rows < rg.num_rows && rg.columns[static_cast<size_t>(column)].offset_index_offset) {
+      // Batches smaller than the row group are sized from the page index (level histograms,
+      // unencoded bytes per page) rather than grown; a page index that does not read only
+      // costs that (the averages size the batches instead).
+      auto offsets = file_->ReadOffsetIndex(row_group, column);
+      auto columns = file_->ReadColumnIndex(row_group, column);
+      if (offsets.ok() && *offsets && columns.ok()) {
+        STRATA_RETURN_NOT_OK(reader->SetPageIndex(**offsets, *columns ? &**columns : nullptr));
+      }
+    }
     leaves.push_back(std::move(reader));
   }
   const std::string where = fmt::format("'{}', field '{}' (row group {})", file_->source().name(),

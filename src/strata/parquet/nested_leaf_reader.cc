@@ -31,6 +31,7 @@ NestedLeafReader::NestedLeafReader(const ColumnDescriptor& column, const ColumnM
       output_type_(std::move(output_type)),
       pages_(std::move(pages)),
       pool_(pool),
+      page_sizes_(pool),
       page_def_(pool),
       page_rep_(pool),
       batch_def_(pool),
@@ -77,6 +78,7 @@ Status NestedLeafReader::Init() {
                               ? *size_stats->unencoded_byte_array_data_bytes
                               : metadata_.total_uncompressed_size;
     bytes_per_level_ = static_cast<double>(std::max<int64_t>(bytes, 0)) / static_cast<double>(metadata_.num_values);
+    if (size_stats && size_stats->unencoded_byte_array_data_bytes) exact_chunk_bytes_ = std::max<int64_t>(bytes, 0);
   }
   return Status::OK();
 }
@@ -111,12 +113,18 @@ Result<bool> NestedLeafReader::NextDataPage() {
       }
       continue;
     }
+    ++current_page_;  // data pages in chunk order, as the offset index lists them
     if (page_.num_values <= 0) continue;
     const int64_t n = page_.num_values;
     // Levels are materialised (two bytes per entry): assembly reads them several times, and a
     // page's worth is small beside its values.
-    STRATA_RETURN_NOT_OK(page_def_.Resize(n * 2));
-    STRATA_RETURN_NOT_OK(page_rep_.Resize(column_.max_repetition_level > 0 ? n * 2 : 0));
+    // Scratch: a larger page frees the old block first (contents are not kept).
+    STRATA_RETURN_NOT_OK(page_def_.ReserveScratch(n * 2));
+    page_def_.set_size(n * 2);
+    if (column_.max_repetition_level > 0) {
+      STRATA_RETURN_NOT_OK(page_rep_.ReserveScratch(n * 2));
+      page_rep_.set_size(n * 2);
+    }
     const uint8_t* data = page_.values.data();
     int64_t size = static_cast<int64_t>(page_.values.size());
     const bool v1 = page_.type == PageType::kDataPage;
@@ -182,6 +190,55 @@ Result<bool> NestedLeafReader::NextDataPage() {
   }
 }
 
+Status NestedLeafReader::SetPageIndex(const OffsetIndex& offsets, const ColumnIndex* columns) {
+  const auto& locations = offsets.page_locations;
+  const auto pages = static_cast<int64_t>(locations.size());
+  const auto& bytes = offsets.unencoded_byte_array_data_bytes;
+  // Levels per page: the sum of a page's level histogram (definition levels, else repetition).
+  const std::vector<int64_t>* histograms = nullptr;
+  int64_t width = 0;
+  if (columns && columns->definition_level_histograms && column_.max_definition_level > 0) {
+    histograms = &*columns->definition_level_histograms;
+    width = column_.max_definition_level + 1;
+  } else if (columns && columns->repetition_level_histograms && column_.max_repetition_level > 0) {
+    histograms = &*columns->repetition_level_histograms;
+    width = column_.max_repetition_level + 1;
+  }
+  if (histograms && static_cast<int64_t>(histograms->size()) != pages * width) histograms = nullptr;
+  if (pages == 0 || !histograms) return Status::OK();  // no level counts: batches are estimated
+  STRATA_RETURN_NOT_OK(page_sizes_.Resize(pages * static_cast<int64_t>(sizeof(PageSize))));
+  auto* out = page_sizes_.mutable_data_as<PageSize>();
+  for (int64_t p = 0; p < pages; ++p) {
+    int64_t levels = 0;
+    for (int64_t l = 0; l < width; ++l) levels += std::max<int64_t>((*histograms)[static_cast<size_t>(p * width + l)], 0);
+    const bool has_bytes = bytes && static_cast<int64_t>(bytes->size()) == pages;
+    out[p] = {locations[static_cast<size_t>(p)].first_row_index, levels,
+              has_bytes ? std::max<int64_t>((*bytes)[static_cast<size_t>(p)], 0) : -1};
+  }
+  num_page_sizes_ = pages;
+  return Status::OK();
+}
+
+bool NestedLeafReader::LaterPagesBound(int64_t rows, int64_t* levels, int64_t* bytes) const {
+  // Pages begin at row boundaries where a page index exists (parquet.thrift), so the pages
+  // after the current one that hold `rows` more rows are those whose first rows cover them.
+  *levels = 0;
+  *bytes = 0;
+  if (num_page_sizes_ == 0 || current_page_ < 0 || current_page_ >= num_page_sizes_) return false;
+  const auto* sizes = page_sizes_.data_as<PageSize>();
+  int64_t covered = 0;
+  bool bytes_known = true;
+  for (int64_t p = current_page_ + 1; p < num_page_sizes_ && covered < rows; ++p) {
+    const int64_t next_first = p + 1 < num_page_sizes_ ? sizes[p + 1].first_row : rows_in_chunk_;
+    covered += std::max<int64_t>(next_first - sizes[p].first_row, 0);
+    *levels += sizes[p].levels;
+    if (sizes[p].bytes < 0) bytes_known = false;
+    *bytes += std::max<int64_t>(sizes[p].bytes, 0);
+  }
+  if (!bytes_known) *bytes = static_cast<int64_t>(bytes_per_level_ * static_cast<double>(*levels));
+  return true;
+}
+
 Status NestedLeafReader::StartBatch(int64_t rows) {
   batch_levels_ = 0;
   slots_ = 0;
@@ -190,30 +247,78 @@ Status NestedLeafReader::StartBatch(int64_t rows) {
   values_.reset();
   data_.reset();
   values_array_.reset();
-  // Pre-size from the chunk's average levels per row; the estimate is an upper bound on slots
-  // for uniform data, and buffers grow by doubling only when a batch exceeds it.
-  const int64_t estimate = static_cast<int64_t>(static_cast<double>(rows) * levels_per_row_) + 1;
-  STRATA_RETURN_NOT_OK(batch_def_.Reserve(estimate * 2));
-  if (column_.max_repetition_level > 0) STRATA_RETURN_NOT_OK(batch_rep_.Reserve(estimate * 2));
+  later_bytes_ = -1;
+  // Sizes, from the most exact source at hand:
+  //  - a batch that reads the rest of the chunk (the default: batches of whole row groups)
+  //    takes the chunk's remaining levels, and bytes from SizeStatistics when written;
+  //  - else the current page's part is counted from its levels, and later pages come from the
+  //    page index (first rows, level histograms, unencoded bytes) when the file has one;
+  //  - else the chunk's averages, and buffers grow by doubling only when a batch exceeds them.
+  const bool repeated = column_.max_repetition_level > 0;
+  if (page_position_ == page_levels_ && rows > 0) {
+    STRATA_ASSIGN_OR_RETURN(const bool more, NextDataPage());
+    (void)more;  // at the chunk's end the batch is empty
+  }
+  int64_t part = 0;           // entries the batch takes from the current page
+  int64_t rows_in_part = 0;
+  bool ends_in_page = false;  // the batch's last row ends before the current page does
+  if (repeated) {
+    const int16_t* rep = page_rep_.data_as<int16_t>();
+    for (int64_t i = page_position_; i < page_levels_; ++i, ++part) {
+      if (rep[i] == 0 && rows_in_part++ == rows) {
+        ends_in_page = true;
+        break;
+      }
+    }
+    if (ends_in_page) --rows_in_part;
+  } else {
+    part = std::min(rows, page_levels_ - page_position_);
+    rows_in_part = part;
+    ends_in_page = rows_in_part == rows;
+  }
+  int64_t capacity = part;
+  const bool rest_of_chunk = rows >= rows_in_chunk_ - rows_started_in_chunk_;
+  if (rest_of_chunk && metadata_.num_values > 0) {
+    capacity = std::max<int64_t>(metadata_.num_values - levels_taken_, part);
+    if (exact_chunk_bytes_ >= 0) later_bytes_ = std::max<int64_t>(exact_chunk_bytes_ - bytes_taken_, 0);
+    later_bytes_total_ = true;
+  } else if (!ends_in_page) {
+    int64_t later_levels = 0;
+    int64_t bytes = 0;
+    if (!LaterPagesBound(rows - rows_in_part, &later_levels, &bytes)) {
+      later_levels = static_cast<int64_t>(static_cast<double>(rows - rows_in_part) * levels_per_row_) + 1;
+      bytes = static_cast<int64_t>(bytes_per_level_ * static_cast<double>(later_levels));
+    }
+    capacity += later_levels;
+    later_bytes_ = bytes;
+    later_bytes_total_ = false;
+  } else {
+    later_bytes_ = 0;
+    later_bytes_total_ = false;
+  }
+  capacity = std::max<int64_t>(capacity, 1);
+  // Level scratch is rewritten from the start each batch: a larger one frees first.
+  STRATA_RETURN_NOT_OK(batch_def_.ReserveDiscardingContents(capacity * 2));
+  if (repeated) STRATA_RETURN_NOT_OK(batch_rep_.ReserveDiscardingContents(capacity * 2));
   if (conversion_ == Conversion::kDiscard) return Status::OK();
   if (nullable_) {
-    STRATA_ASSIGN_OR_RETURN(validity_, ResizableBuffer::Make(pool_, bit_util::BytesForBits(estimate)));
+    STRATA_ASSIGN_OR_RETURN(validity_, ResizableBuffer::Make(pool_, bit_util::BytesForBits(capacity)));
   }
   switch (conversion_) {
     case Conversion::kBits: {
-      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_, bit_util::BytesForBits(estimate)));
+      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_, bit_util::BytesForBits(capacity)));
       break;
     }
     case Conversion::kByteArray: {
       const int64_t offset_width = large_offsets_ ? 8 : 4;
-      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_, (estimate + 1) * offset_width));
+      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_, (capacity + 1) * offset_width));
       STRATA_RETURN_NOT_OK(values_->ResizeZeroed(offset_width));
-      STRATA_ASSIGN_OR_RETURN(
-          data_, ResizableBuffer::Make(pool_, static_cast<int64_t>(bytes_per_level_ * static_cast<double>(estimate))));
+      // Allocated with the first range's bytes, when they are known (DecodeByteArrays).
+      STRATA_ASSIGN_OR_RETURN(data_, ResizableBuffer::Make(pool_));
       break;
     }
     default: {
-      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_, estimate * output_width_));
+      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_, capacity * output_width_));
       break;
     }
   }
@@ -258,6 +363,8 @@ Result<int64_t> NestedLeafReader::ReadRows(int64_t rows) {
     if (row_boundary) break;
   }
   rows_started_in_chunk_ += rows_read;
+  levels_taken_ += batch_levels_;
+  if (data_) bytes_taken_ += data_->size();
   auto status = FinishBatch();
   if (!status.ok()) return status.WithContext(Where());
   return rows_read;
@@ -335,7 +442,7 @@ Status NestedLeafReader::DecodeValues(int64_t slot, int64_t count, int64_t non_n
       return Status::OK();
     }
     case Conversion::kInt96: {
-      STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
+      STRATA_RETURN_NOT_OK(scratch_.ReserveScratch(non_null * physical_width_));
       STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(scratch_.mutable_data(), non_null));
       uint8_t* out = values_->mutable_data() + slot * output_width_;
       const ::strata::TimeUnit unit = output_type_->unit();
@@ -350,7 +457,7 @@ Status NestedLeafReader::DecodeValues(int64_t slot, int64_t count, int64_t non_n
     case Conversion::kNarrow:
     case Conversion::kSignExtend:
     case Conversion::kBigEndianDecimal: {
-      STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
+      STRATA_RETURN_NOT_OK(scratch_.ReserveScratch(non_null * physical_width_));
       STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(scratch_.mutable_data(), non_null));
       const uint8_t* in = scratch_.data();
       uint8_t* out = values_->mutable_data() + slot * output_width_;
@@ -372,7 +479,7 @@ Status NestedLeafReader::DecodeValues(int64_t slot, int64_t count, int64_t non_n
 }
 
 Status NestedLeafReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity) {
-  STRATA_RETURN_NOT_OK(views_.Resize(non_null * static_cast<int64_t>(sizeof(ByteArrayView))));
+  STRATA_RETURN_NOT_OK(views_.ReserveScratch(non_null * static_cast<int64_t>(sizeof(ByteArrayView))));
   auto* views = views_.mutable_data_as<ByteArrayView>();
   STRATA_RETURN_NOT_OK(decoder_->DecodeViews(views, non_null));
   if (conversion_ == Conversion::kByteArrayDecimal) {
@@ -385,6 +492,12 @@ Status NestedLeafReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t n
   if (!large_offsets_ && needed > std::numeric_limits<int32_t>::max()) {
     return Status::LimitExceeded("{} bytes of values in one batch overflow 32-bit offsets; read fewer batch_rows",
                                  needed);
+  }
+  if (data_->size() == 0 && needed > data_->capacity()) {
+    // The batch's first bytes: this range exactly, and the bound of what the batch takes later
+    // (or of the whole rest of the chunk).
+    const int64_t later = std::max<int64_t>(later_bytes_, 0);
+    STRATA_RETURN_NOT_OK(data_->ReserveDiscardingContents(later_bytes_total_ ? std::max(needed, later) : needed + later));
   }
   if (needed > data_->capacity()) STRATA_RETURN_NOT_OK(data_->GrowForAppend(needed));
   int64_t position = data_->size();

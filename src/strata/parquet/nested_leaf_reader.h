@@ -41,6 +41,11 @@ class NestedLeafReader {
   // The values of the last ReadRows; buffers come from the pool and belong to the array.
   const ArrayDataPtr& values() const { return values_array_; }
 
+  // Sizes batches smaller than the chunk from the chunk's page index (first rows of pages,
+  // level histograms, unencoded bytes); without it, or without level histograms, batches are
+  // sized from the chunk's averages. Call before the first ReadRows.
+  Status SetPageIndex(const OffsetIndex& offsets, const ColumnIndex* columns);
+
   // Levels left undecoded in the current page (non-zero after the last row: data beyond the
   // row group's rows).
   int64_t levels_left_in_page() const { return page_levels_ - page_position_; }
@@ -60,6 +65,9 @@ class NestedLeafReader {
   // the chunk's end.
   Result<bool> NextDataPage();
   Status StartBatch(int64_t rows);
+  // Bounds of the levels and value bytes of the pages after the current one that hold `rows`
+  // more rows, from the page index; false without one.
+  bool LaterPagesBound(int64_t rows, int64_t* levels, int64_t* bytes) const;
   // Takes page entries [begin, end): appends their levels, slots and values.
   Status AppendEntries(int64_t begin, int64_t end);
   Status ReserveSlots(int64_t slots);
@@ -82,6 +90,23 @@ class NestedLeafReader {
   double levels_per_row_ = 1;          // from metadata, to pre-size a batch
   double bytes_per_level_ = 0;         // variable-length data, from metadata
   int64_t rows_started_in_chunk_ = 0;  // rows whose first level has been read
+  int64_t levels_taken_ = 0;           // levels of the batches returned
+  int64_t bytes_taken_ = 0;            // their values' bytes
+  int64_t exact_chunk_bytes_ = -1;     // SizeStatistics' unencoded byte-array bytes, when written
+  // The page index's sizes, one per data page (page_sizes_ holds num_page_sizes_ of them), and
+  // the current data page's position among them.
+  struct PageSize {
+    int64_t first_row;
+    int64_t levels;
+    int64_t bytes;  // -1: not recorded
+  };
+  ResizableBuffer page_sizes_;
+  int64_t num_page_sizes_ = 0;
+  int64_t current_page_ = -1;
+  // The batch's bytes beyond its first range (later_bytes_total_: all of its bytes), for the
+  // data buffer's one allocation; -1 unknown.
+  int64_t later_bytes_ = -1;
+  bool later_bytes_total_ = false;
 
   // The current page: all its levels decoded when it is loaded.
   Page page_;

@@ -195,7 +195,7 @@ class DeltaByteArrayValueDecoder final : public ValueDecoder {
     return ExpectCount(decoder_.Decode(out, count), count, "DELTA_BYTE_ARRAY");
   }
   Status DecodeFixed(uint8_t* out, int64_t count) override {
-    STRATA_RETURN_NOT_OK(views_.Resize(count * static_cast<int64_t>(sizeof(ByteArrayView))));
+    STRATA_RETURN_NOT_OK(views_.ReserveScratch(count * static_cast<int64_t>(sizeof(ByteArrayView))));
     auto* views = views_.mutable_data_as<ByteArrayView>();
     STRATA_RETURN_NOT_OK(DecodeViews(views, count));
     for (int64_t i = 0; i < count; ++i) {
