@@ -10,6 +10,8 @@
 #include "strata/array/pretty_print.h"
 #include "strata/array/utf8.h"
 #include "strata/cli/value_format.h"
+#include "strata/variant/variant_extension.h"
+#include "strata/variant/variant_json.h"
 
 namespace strata::cli {
 namespace {
@@ -116,6 +118,47 @@ std::optional<Cell> CellAt(const Array& array, int64_t i) {
   }
 }
 
+// A variant (the arrow.parquet.variant extension) as its JSON text, written bare in JSON; a
+// value that does not decode shows its error as a string.
+std::optional<Cell> VariantCellAt(const Array& array, int64_t i) {
+  if (array.IsNull(i)) return std::nullopt;
+  const ArrayData& a = *array.data();
+  const auto text_of = [&](const ArrayData& child, int64_t k) -> std::optional<std::string_view> {
+    const int64_t j = child.offset + k;
+    const uint8_t* bits = child.validity_data();
+    if (bits != nullptr && !((bits[j >> 3] >> (j & 7)) & 1)) return std::nullopt;
+    const int32_t* offsets = child.buffers[1]->data_as<int32_t>() + j;
+    const char* data = child.buffers[2] ? reinterpret_cast<const char*>(child.buffers[2]->data()) : "";
+    return std::string_view(data + offsets[0], static_cast<size_t>(offsets[1] - offsets[0]));
+  };
+  const int64_t k = a.offset + i;
+  const auto metadata = text_of(*a.children[0], k);
+  const auto value = text_of(*a.children[1], k);
+  Cell c;
+  const Status st = metadata && value ? variant::AppendVariantJson(*metadata, *value, &c.text)
+                                      : Status::Corrupt("a variant without {}", metadata ? "value" : "metadata");
+  if (!st.ok()) {
+    c.text = "invalid variant: " + st.ToString();
+    return c;
+  }
+  c.is_number = true;  // JSON text, written as it is
+  return c;
+}
+
+bool IsVariantColumn(const Field& field, const Array& array) {
+  const ArrayData& a = *array.data();
+  return variant::IsVariantField(field) && a.type->id() == TypeId::kStruct && a.children.size() == 2 &&
+         a.type->field(0)->name() == "metadata" && is_binary_like(a.children[0]->type->id()) &&
+         is_binary_like(a.children[1]->type->id());
+}
+
+// The cell of column `c`: variants as JSON, everything else as CellAt writes it.
+std::optional<Cell> ColumnCellAt(const Schema& schema, const RecordBatch& batch, int c, int64_t row) {
+  const Array& column = batch.column(c);
+  if (IsVariantColumn(*schema.field(c), column)) return VariantCellAt(column, row);
+  return CellAt(column, row);
+}
+
 void AppendCsvField(const std::string& text, std::string* out) {
   if (text.find_first_of(",\"\n\r") == std::string::npos && !text.empty()) {
     *out += text;
@@ -140,7 +183,7 @@ void AppendCsvHeader(const Schema& schema, std::string* out) {
 void AppendCsvRow(const RecordBatch& batch, int64_t row, std::string* out) {
   for (int c = 0; c < batch.num_columns(); ++c) {
     if (c) *out += ',';
-    const std::optional<Cell> cell = CellAt(batch.column(c), row);
+    const std::optional<Cell> cell = ColumnCellAt(*batch.schema(), batch, c, row);
     if (cell) AppendCsvField(cell->text, out);
   }
   *out += '\n';
@@ -155,7 +198,7 @@ void AppendJsonObject(const RecordBatch& batch, int64_t row, std::string* out) {
     if (c) *out += ',';
     AppendJsonString(schema.field(c)->name(), out);
     *out += ':';
-    const std::optional<Cell> cell = CellAt(batch.column(c), row);
+    const std::optional<Cell> cell = ColumnCellAt(schema, batch, c, row);
     if (!cell) {
       *out += "null";
     } else if (cell->is_number) {
@@ -315,7 +358,7 @@ void RowWriter::Append(const RecordBatch& batch, std::string* out) {
   for (int c = 0; c < columns; ++c) {
     for (int64_t row = 0; row < rows; ++row) {
       const size_t k = static_cast<size_t>(c * rows + row);
-      const std::optional<Cell> cell = CellAt(batch.column(c), row);
+      const std::optional<Cell> cell = ColumnCellAt(schema_, batch, c, row);
       cell_widths[k] = AppendDisplayText(cell ? std::string_view(cell->text) : "NULL", max_cell_width_, &cells[k]);
       needed[static_cast<size_t>(c)] = std::max(needed[static_cast<size_t>(c)], cell_widths[k]);
     }

@@ -9,6 +9,7 @@
 #include "strata/array/primitive_builder.h"
 #include "strata/array/utf8.h"
 #include "strata/parquet/file_reader.h"
+#include "strata/testing/test_data.h"
 
 namespace strata::cli {
 namespace {
@@ -196,6 +197,27 @@ TEST(RowFormatTest, JsonStaysValidUtf8WhateverTheBytes) {
   }
   const std::string table = Write(*batch, RowFormat::kTable);
   EXPECT_TRUE(ValidateUtf8(table)) << table;
+}
+
+// A variant column prints as JSON itself (parquet-testing's shredded_variant case 83: a null
+// row, then objects rebuilt from shredded fields and the residual value).
+TEST(RowFormatTest, VariantColumnsPrintAsJson) {
+  const std::string dir = strata::testing::ParquetTestingDir();
+  STRATA_REQUIRE_OR_SKIP(!dir.empty(), "parquet-testing folder not found (set STRATA_PARQUET_TESTING)");
+  auto reader = parquet::FileReader::OpenFile(dir + "/shredded_variant/case-083.parquet", SystemMemoryPool());
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto batches = (*reader)->ReadBatches();
+  ASSERT_TRUE(batches.ok());
+  auto batch = (*batches)->Next();
+  ASSERT_TRUE(batch.ok() && *batch);
+  EXPECT_EQ(Write(**batch, RowFormat::kJsonLines),
+            "{\"id\":0,\"var\":null}\n"
+            "{\"id\":1,\"var\":{\"c\":{\"b\":\"iceberg\"}}}\n"
+            "{\"id\":2,\"var\":{\"c\":8,\"d\":-0}}\n"
+            "{\"id\":3,\"var\":{\"c\":{\"a\":34,\"b\":\"\"},\"d\":0}}\n");
+  EXPECT_EQ(Write(**batch, RowFormat::kCsv),
+            "id,var\n0,\n1,\"{\"\"c\"\":{\"\"b\"\":\"\"iceberg\"\"}}\"\n2,\"{\"\"c\"\":8,\"\"d\"\":-0}\"\n"
+            "3,\"{\"\"c\"\":{\"\"a\"\":34,\"\"b\"\":\"\"\"\"},\"\"d\"\":0}\"\n");
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ Result<ArrayDataPtr> NestedColumnReader::ReadBatch(int64_t rows) {
     levels_[i] = LeafLevels{leaves_[i]->def_levels(), leaves_[i]->rep_levels(), leaves_[i]->levels_read(),
                             leaves_[i]->values()};
   }
-  auto array = AssembleRecords(plan_, levels_, pool_);
+  auto array = AssembleRecords(plan_, levels_, pool_, rows_read_);
   if (!array.ok()) return array.status().WithContext(where_);
   if ((*array)->length != rows) {
     return Status::Corrupt("{}: field assembled {} rows of {}", where_, (*array)->length, rows);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "strata/parquet/variant_column.h"
 #include "strata/util/bit_util.h"
 
 namespace strata::parquet {
@@ -35,9 +36,27 @@ struct AssemblyPlan::Builder {
 
   // Adds the output node of Parquet node `index` with output type `type`. `as_element` means
   // the node's own repetition was already turned into the enclosing list by the caller.
-  Result<int> Add(int index, const TypePtr& type, int16_t slot_def, int16_t slot_rep, bool as_element) {
+  Result<int> Add(int index, const TypePtr& type, int16_t slot_def, int16_t slot_rep, bool as_element,
+                  bool variant_storage = false) {
     const SchemaNode& n = descriptor.node(index);
     const std::string& name = n.element->name;
+    if (!variant_storage && IsVariantGroup(n) && (as_element || n.repetition() != FieldRepetitionType::kRepeated)) {
+      // The variant's columns assemble as its storage struct, which the kVariant node rebuilds.
+      AssemblyNode variant;
+      variant.kind = AssemblyNode::Kind::kVariant;
+      variant.type = type;
+      variant.slot_def = slot_def;
+      variant.slot_rep = slot_rep;
+      variant.valid_def = n.max_definition_level;
+      variant.top_level = n.parent == 0;
+      STRATA_ASSIGN_OR_RETURN(variant.variant, MakeVariantShredding(descriptor, index));
+      STRATA_ASSIGN_OR_RETURN(const FieldPtr storage, descriptor.StorageField(index));
+      const int id = NewNode(std::move(variant));
+      STRATA_ASSIGN_OR_RETURN(const int child, Add(index, storage->type(), slot_def, slot_rep, as_element, true));
+      plan.nodes_[static_cast<size_t>(id)].children.push_back(child);
+      SetRepresentativeLeaf(id);
+      return id;
+    }
     if (n.repetition() == FieldRepetitionType::kRepeated && !as_element) {
       // An unannotated repeated field: a required list whose elements are the field itself.
       if (type->id() != TypeId::kList) {
@@ -181,8 +200,8 @@ namespace {
 
 class Assembler {
  public:
-  Assembler(const AssemblyPlan& plan, std::span<const LeafLevels> leaves, MemoryPool* pool)
-      : plan_(plan), leaves_(leaves), pool_(pool) {}
+  Assembler(const AssemblyPlan& plan, std::span<const LeafLevels> leaves, MemoryPool* pool, int64_t first_row)
+      : plan_(plan), leaves_(leaves), pool_(pool), first_row_(first_row) {}
 
   // The array of node `index`, which its parent expects to have `expected` slots.
   Result<ArrayDataPtr> Build(int index, int64_t expected) {
@@ -202,6 +221,10 @@ class Assembler {
         return BuildStruct(node, expected);
       case AssemblyNode::Kind::kList:
         return BuildList(node, expected);
+      case AssemblyNode::Kind::kVariant: {
+        STRATA_ASSIGN_OR_RETURN(const ArrayDataPtr storage, Build(node.children[0], expected));
+        return ReconstructVariant(*node.variant, *storage, node.type, first_row_, node.top_level, pool_);
+      }
     }
     return Status::Invalid("unknown assembly node");
   }
@@ -337,12 +360,14 @@ class Assembler {
   const AssemblyPlan& plan_;
   std::span<const LeafLevels> leaves_;
   MemoryPool* pool_;
+  int64_t first_row_;
   std::string parent_path_;  // the column whose levels gave the current parent's slots
 };
 
 }  // namespace
 
-Result<ArrayDataPtr> AssembleRecords(const AssemblyPlan& plan, std::span<const LeafLevels> leaves, MemoryPool* pool) {
+Result<ArrayDataPtr> AssembleRecords(const AssemblyPlan& plan, std::span<const LeafLevels> leaves, MemoryPool* pool,
+                                     int64_t first_row) {
   if (static_cast<int>(leaves.size()) != plan.num_leaves()) {
     return Status::Invalid("{} leaves given to a plan of {}", leaves.size(), plan.num_leaves());
   }
@@ -352,7 +377,7 @@ Result<ArrayDataPtr> AssembleRecords(const AssemblyPlan& plan, std::span<const L
     rows = 0;
     for (int64_t i = 0; i < first.num_levels; ++i) rows += first.rep[i] == 0;
   }
-  Assembler assembler(plan, leaves, pool);
+  Assembler assembler(plan, leaves, pool, first_row);
   return assembler.Build(0, rows);
 }
 

@@ -24,12 +24,15 @@
 
 namespace strata::parquet {
 
+struct VariantShredding;  // variant_column.h
+
 struct AssemblyNode {
   enum class Kind : uint8_t {
     kLeaf,     // values come from a leaf reader
     kStruct,   // children share this node's slots
     kList,     // list, large_list or map: offsets over one child
     kAllNull,  // a map without a value column: null values, one per entry
+    kVariant,  // a VARIANT group: its one child is the storage struct, rebuilt (variant_column.h)
   };
   Kind kind = Kind::kLeaf;
   TypePtr type;  // the output type (the SchemaDescriptor's, at this depth)
@@ -42,6 +45,8 @@ struct AssemblyNode {
   // Leaves are numbered from 0 within the field, in column order. -1 for kAllNull.
   int leaf = -1;
   std::vector<int> children;  // indices into AssemblyPlan::nodes()
+  std::shared_ptr<const VariantShredding> variant;  // kVariant only
+  bool top_level = false;  // kVariant: the field itself, so its slots are rows
 
   bool nullable() const { return valid_def > slot_def; }
 };
@@ -85,6 +90,8 @@ struct LeafLevels {
 // buffers come from `pool`, each sized exactly (slots are counted before anything is
 // allocated). Corrupt when the leaves disagree on the structure (different slot counts under
 // one struct, elements without an open list), naming the columns.
-Result<ArrayDataPtr> AssembleRecords(const AssemblyPlan& plan, std::span<const LeafLevels> leaves, MemoryPool* pool);
+// `first_row` (the batch's first row in the row group) only numbers rows in messages.
+Result<ArrayDataPtr> AssembleRecords(const AssemblyPlan& plan, std::span<const LeafLevels> leaves, MemoryPool* pool,
+                                     int64_t first_row = 0);
 
 }  // namespace strata::parquet

@@ -1,8 +1,11 @@
 #include "strata/parquet/schema.h"
 
-#include "strata/parquet/thrift/heap_bytes.h"
-
 #include <fmt/format.h>
+
+#include "strata/parquet/variant_column.h"
+#include "strata/variant/variant_extension.h"
+
+#include "strata/parquet/thrift/heap_bytes.h"
 
 namespace strata::parquet {
 namespace {
@@ -249,13 +252,22 @@ int SchemaDescriptor::FieldIndex(const std::string& name) const {
   return -1;
 }
 
-Result<FieldPtr> SchemaDescriptor::MakeField(int node_index) const {
+Result<FieldPtr> SchemaDescriptor::MakeField(int node_index, bool variant_storage) const {
   const SchemaNode& n = node(node_index);
   const SchemaElement& e = *n.element;
   KeyValueMetadata metadata;
   if (e.field_id) metadata = KeyValueMetadata({{"PARQUET:field_id", std::to_string(*e.field_id)}});
   const auto repetition = n.repetition();
   const bool nullable = repetition == FieldRepetitionType::kOptional;
+  if (!variant_storage && IsVariantGroup(n)) {
+    // Read as Arrow's canonical variant, shredded or not: the reader rebuilds each value.
+    auto type = variant::VariantStorageType();
+    metadata = variant::WithVariantExtension(std::move(metadata));
+    if (repetition == FieldRepetitionType::kRepeated) {
+      return field(e.name, list(field(e.name, type, false, metadata)), false);
+    }
+    return field(e.name, type, nullable, std::move(metadata));
+  }
 
   // A repeated field outside a LIST or MAP annotation is a required list of required elements.
   auto wrap_repeated = [&](TypePtr element_type) -> FieldPtr {

@@ -80,6 +80,11 @@ class SchemaDescriptor {
   // (and their legacy forms) as list and map, field ids kept as "PARQUET:field_id" metadata.
   const std::shared_ptr<Schema>& schema() const { return schema_; }
 
+  // The field of node `node_index` as its columns are assembled: as schema() has it, except
+  // that a VARIANT group is its storage struct as written (metadata, value and typed_value,
+  // in file order) rather than struct<metadata, value> (parquet/variant_column.h).
+  Result<FieldPtr> StorageField(int node_index) const { return MakeField(node_index, true); }
+
   // A tree for people: "optional int64 id (INT(64,signed)) -> int64", indented by depth.
   std::string ToTreeString() const;
 
@@ -91,7 +96,8 @@ class SchemaDescriptor {
  private:
   Status Build(const std::vector<SchemaElement>& elements, const SchemaOptions& options);
   const std::vector<int>& root_children() const { return nodes_[0].children; }
-  Result<FieldPtr> MakeField(int node_index) const;
+  // `variant_storage`: a VARIANT group at `node_index` maps to its storage struct.
+  Result<FieldPtr> MakeField(int node_index, bool variant_storage = false) const;
 
   // The root as read when its writer gave it a physical type too (some old writers do): kept
   // here without the type, so the tree's root is a group like any other's.

@@ -33,6 +33,11 @@ std::string ShortTypeName(const DataType& type) {
 
 void AppendFieldTree(const Field& f, int depth, std::string* out) {
   out->append(static_cast<size_t>(depth) * 2, ' ');
+  // Arrow's canonical variant extension: its storage (metadata, value) is an encoding detail.
+  if (f.metadata().Get("ARROW:extension:name") == "arrow.parquet.variant") {
+    *out += fmt::format("{}: variant{}\n", f.name(), f.nullable() ? "" : " not null");
+    return;
+  }
   *out += fmt::format("{}: {}{}\n", f.name(), ShortTypeName(*f.type()), f.nullable() ? "" : " not null");
   if (is_nested(f.type()->id())) {
     for (const FieldPtr& child : f.type()->fields()) AppendFieldTree(*child, depth + 1, out);
