@@ -206,14 +206,37 @@ Status NestedLeafReader::SetPageIndex(const OffsetIndex& offsets, const ColumnIn
   }
   if (histograms && static_cast<int64_t>(histograms->size()) != pages * width) histograms = nullptr;
   if (pages == 0 || !histograms) return Status::OK();  // no level counts: batches are estimated
+  // The index sizes buffers, so it is used only when it agrees with the chunk's metadata:
+  // first rows in order within the row group, levels summing to the chunk's value count, bytes
+  // to SizeStatistics' total when written. Otherwise the averages size the batches.
+  const bool has_bytes = bytes && static_cast<int64_t>(bytes->size()) == pages;
+  int64_t total_levels = 0;
+  int64_t total_bytes = 0;
+  int64_t previous_first = 0;
+  for (int64_t p = 0; p < pages; ++p) {
+    const int64_t first = locations[static_cast<size_t>(p)].first_row_index;
+    if (first < previous_first || first > rows_in_chunk_ || (p == 0 && first != 0)) return Status::OK();
+    previous_first = first;
+    for (int64_t l = 0; l < width; ++l) {
+      const int64_t count = (*histograms)[static_cast<size_t>(p * width + l)];
+      if (count < 0 || count > metadata_.num_values - total_levels) return Status::OK();
+      total_levels += count;
+    }
+    if (has_bytes) {
+      const int64_t b = (*bytes)[static_cast<size_t>(p)];
+      if (b < 0 || b > std::numeric_limits<int64_t>::max() / 2 - total_bytes) return Status::OK();
+      total_bytes += b;
+    }
+  }
+  if (total_levels != metadata_.num_values) return Status::OK();
+  if (has_bytes && exact_chunk_bytes_ >= 0 && total_bytes != exact_chunk_bytes_) return Status::OK();
   STRATA_RETURN_NOT_OK(page_sizes_.Resize(pages * static_cast<int64_t>(sizeof(PageSize))));
   auto* out = page_sizes_.mutable_data_as<PageSize>();
   for (int64_t p = 0; p < pages; ++p) {
     int64_t levels = 0;
-    for (int64_t l = 0; l < width; ++l) levels += std::max<int64_t>((*histograms)[static_cast<size_t>(p * width + l)], 0);
-    const bool has_bytes = bytes && static_cast<int64_t>(bytes->size()) == pages;
+    for (int64_t l = 0; l < width; ++l) levels += (*histograms)[static_cast<size_t>(p * width + l)];
     out[p] = {locations[static_cast<size_t>(p)].first_row_index, levels,
-              has_bytes ? std::max<int64_t>((*bytes)[static_cast<size_t>(p)], 0) : -1};
+              has_bytes ? (*bytes)[static_cast<size_t>(p)] : -1};
   }
   num_page_sizes_ = pages;
   return Status::OK();
