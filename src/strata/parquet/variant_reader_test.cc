@@ -25,13 +25,6 @@
 namespace strata::parquet {
 namespace {
 
-std::string ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Cases this reader treats differently from cases.json, and why. A case listed here that
 // the corpus marks otherwise, or that reads as cases.json says, fails the test.
 const std::map<int, std::string>& CasesThatFail() {
@@ -103,7 +96,7 @@ TEST(VariantReaderTest, ShreddedVariantCasesReconstructExactly) {
   const std::string root = testing::ParquetTestingDir();
   STRATA_REQUIRE_OR_SKIP(!root.empty(), "parquet-testing folder not found (set STRATA_PARQUET_TESTING)");
   const std::string dir = root + "/shredded_variant";
-  const nlohmann::json cases = nlohmann::json::parse(ReadBytes(dir + "/cases.json"), nullptr, false);
+  const nlohmann::json cases = nlohmann::json::parse(::strata::testing::ReadFileBytes(dir + "/cases.json"), nullptr, false);
   ASSERT_TRUE(cases.is_array()) << "cases.json does not parse";
   std::set<int> seen;
   int reconstructed = 0, failed = 0;
@@ -151,7 +144,7 @@ TEST(VariantReaderTest, ShreddedVariantCasesReconstructExactly) {
           continue;
         }
         ASSERT_TRUE((*rows)[r].has_value());
-        const std::string expected = ReadBytes(dir + "/" + files[r].get<std::string>());
+        const std::string expected = ::strata::testing::ReadFileBytes(dir + "/" + files[r].get<std::string>());
         ASSERT_FALSE(expected.empty());
         EXPECT_EQ(*(*rows)[r], expected);
       }

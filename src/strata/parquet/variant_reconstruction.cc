@@ -306,32 +306,28 @@ class Reconstructor {
       p += n;
     };
     const PrimitiveType type = node.primitive;
+    // The header, then the value's little-endian bytes at its width.
+    auto put_value = [&](auto v) {
+      *p++ = variant::PrimitiveHeader(type);
+      put(&v, sizeof(v));
+    };
     switch (type) {
       case PrimitiveType::kTrue: {
         const bool v = bitmap::GetBit(typed.buffers[1]->data(), typed.offset + t);
         *p++ = variant::PrimitiveHeader(v ? PrimitiveType::kTrue : PrimitiveType::kFalse);
         break;
       }
-      case PrimitiveType::kInt8: {
-        const auto v = Load<int8_t>(typed, t);
-        *p++ = variant::PrimitiveHeader(type);
-        put(&v, 1);
+      case PrimitiveType::kInt8:
+        put_value(Load<int8_t>(typed, t));
         break;
-      }
-      case PrimitiveType::kInt16: {
-        const auto v = Load<int16_t>(typed, t);
-        *p++ = variant::PrimitiveHeader(type);
-        put(&v, 2);
+      case PrimitiveType::kInt16:
+        put_value(Load<int16_t>(typed, t));
         break;
-      }
       case PrimitiveType::kInt32:
       case PrimitiveType::kDate:
-      case PrimitiveType::kFloat: {
-        const auto v = Load<uint32_t>(typed, t);
-        *p++ = variant::PrimitiveHeader(type);
-        put(&v, 4);
+      case PrimitiveType::kFloat:
+        put_value(Load<uint32_t>(typed, t));
         break;
-      }
       case PrimitiveType::kDecimal4:
       case PrimitiveType::kDecimal8:
       case PrimitiveType::kDecimal16: {
@@ -356,12 +352,9 @@ class Reconstructor {
         }
         return size;
       }
-      default: {  // int64, double, time, timestamps: 8 bytes
-        const auto v = Load<uint64_t>(typed, t);
-        *p++ = variant::PrimitiveHeader(type);
-        put(&v, 8);
+      default:  // int64, double, time, timestamps: 8 bytes
+        put_value(Load<uint64_t>(typed, t));
         break;
-      }
     }
     const auto size = static_cast<int64_t>(p - scratch);
     if constexpr (kWrite) {

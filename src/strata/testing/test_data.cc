@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace strata::testing {
 
@@ -35,6 +37,13 @@ bool RunningUnderCi() {
 
 std::string ParquetTestingFile(const std::string& relative) {
   return ParquetTestingDir() + "/" + relative;
+}
+
+std::string ReadFileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
 }
 
 }  // namespace strata::testing

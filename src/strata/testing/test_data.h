@@ -17,6 +17,9 @@ std::string ParquetTestingFile(const std::string& relative);
 std::string ArrowTestingDir();
 std::string ArrowTestingFile(const std::string& relative);
 
+// The whole file at `path` as bytes; "" when it cannot be read.
+std::string ReadFileBytes(const std::string& path);
+
 // The environment variable CI is set (to anything but "", "0" or "false").
 bool RunningUnderCi();
 

@@ -19,13 +19,6 @@
 namespace strata::variant {
 namespace {
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::string LongStringJson() {
   return "\"This string is for sure and certainly longer than 64 bytes and it also includes several non ascii "
          "characters such as \U0001F422, \U0001F496, \u2665\uFE0F, \U0001F3A3 and \U0001F926!!\"";
@@ -112,7 +105,7 @@ TEST(VariantCorpusTest, EveryExampleDecodesToItsDocumentedValue) {
   const std::string dir = testing::ParquetTestingDir();
   STRATA_REQUIRE_OR_SKIP(!dir.empty(), "parquet-testing folder not found (set STRATA_PARQUET_TESTING)");
   const std::string folder = dir + "/variant";
-  std::string dictionary_text = ReadFile(folder + "/data_dictionary.json");
+  std::string dictionary_text = ::strata::testing::ReadFileBytes(folder + "/data_dictionary.json");
   // The file ends its object with a trailing comma, which strict JSON does not allow.
   const size_t last_brace = dictionary_text.rfind('}');
   const size_t last_comma = dictionary_text.find_last_not_of(" \t\r\n", last_brace - 1);
@@ -133,8 +126,8 @@ TEST(VariantCorpusTest, EveryExampleDecodesToItsDocumentedValue) {
     ASSERT_TRUE(ExpectedJson().count(name)) << "an example this test does not know: add it";
     const bool documented = dictionary.contains(name);
     EXPECT_TRUE(documented || name == "long_string") << "not documented in data_dictionary.json";
-    const std::string metadata_bytes = ReadFile(folder + "/" + name + ".metadata");
-    const std::string value_bytes = ReadFile(folder + "/" + name + ".value");
+    const std::string metadata_bytes = ::strata::testing::ReadFileBytes(folder + "/" + name + ".metadata");
+    const std::string value_bytes = ::strata::testing::ReadFileBytes(folder + "/" + name + ".value");
     auto metadata = VariantMetadata::Make(metadata_bytes);
     ASSERT_TRUE(metadata.ok()) << metadata.status().ToString();
     auto value = VariantValue::Make(value_bytes);
