@@ -128,6 +128,15 @@ py::object ValueToPython(const Array& array, int64_t i, const ToPandasOptions& o
       static py::object& timedelta = PandasAttr("Timedelta");
       return timedelta(Load<int64_t>(array, i), py::arg("unit") = std::string(TimeUnitName(type.unit())));
     }
+    case TypeId::kIntervalMonthDayNano: {
+      // pandas.DateOffset keeps the three parts apart, as the type does (a timedelta would
+      // have to fix the length of a month); adding one to a Timestamp applies the calendar.
+      static py::object& date_offset = PandasAttr("DateOffset");
+      const MonthDayNano value = LoadMonthDayNano(array.data()->buffers[1]->data() +
+                                                  (array.offset() + i) * kMonthDayNanoBytes);
+      return date_offset(py::arg("months") = value.months, py::arg("days") = value.days,
+                         py::arg("nanoseconds") = value.nanoseconds);
+    }
     case TypeId::kString: return Text(StringArray(array.data()).GetView(i));
     case TypeId::kLargeString: return Text(LargeStringArray(array.data()).GetView(i));
     case TypeId::kStringView: return Text(BinaryViewArray(array.data()).GetView(i));

@@ -21,6 +21,8 @@ Conversion to pandas (read_parquet, read_csv, Table.to_pandas), by strata type:
   date           datetime.date objects (pyarrow's default)
   time           datetime.time objects (nanoseconds truncated to microseconds)
   duration       timedelta64[ns]
+  interval       (month_day_nano, Parquet INTERVAL) pandas.DateOffset(months=, days=,
+                 nanoseconds=) objects: a month has no fixed length, so no timedelta
   decimal        decimal.Decimal objects; float64 with decimals="float"
   dictionary     Categorical (codes zero-copy when pandas' code width matches). A written
                  Categorical reads back as one (through the file's ARROW:schema): string

@@ -1,16 +1,18 @@
 // FixedSizeBinaryBuilder: values of a fixed byte width (fixed_size_binary[w], and decimal128
-// / decimal256 as 16 / 32 little-endian two's-complement bytes). Counts are rows.
+// / decimal256 as 16 / 32 little-endian two's-complement bytes, month_day_nano_interval as
+// its 16 bytes, see strata/types/month_day_nano.h). Counts are rows.
 #pragma once
 
 #include <string_view>
 
 #include "strata/array/primitive_builder.h"
+#include "strata/types/month_day_nano.h"
 
 namespace strata {
 
 class FixedSizeBinaryBuilder : public FixedWidthBuilder {
  public:
-  // `type` is fixed_size_binary, decimal128 or decimal256.
+  // `type` is fixed_size_binary, decimal128, decimal256 or month_day_nano_interval.
   FixedSizeBinaryBuilder(TypePtr type, MemoryPool* pool)
       : FixedWidthBuilder(type, static_cast<int32_t>(type->byte_width()), pool) {}
 
@@ -40,6 +42,19 @@ class FixedSizeBinaryBuilder : public FixedWidthBuilder {
   }
   Result<uint8_t*> AppendUninitialized(int64_t n, const uint8_t* validity = nullptr, int64_t validity_offset = 0) {
     return AppendUninitializedBytes(n, validity, validity_offset);
+  }
+};
+
+// month_day_nano_interval values, appended as MonthDayNano.
+class MonthDayNanoBuilder : public FixedSizeBinaryBuilder {
+ public:
+  explicit MonthDayNanoBuilder(MemoryPool* pool) : FixedSizeBinaryBuilder(month_day_nano_interval(), pool) {}
+
+  using FixedSizeBinaryBuilder::Append;
+  Status Append(const MonthDayNano& value) {
+    uint8_t bytes[kMonthDayNanoBytes];
+    StoreMonthDayNano(value, bytes);
+    return Append(bytes);
   }
 };
 

@@ -38,6 +38,8 @@ Result<std::unique_ptr<ArrayBuilder>> MakeBuilder(const TypePtr& type, MemoryPoo
     case TypeId::kDecimal256:
     case TypeId::kFixedSizeBinary:
       return std::unique_ptr<ArrayBuilder>(std::make_unique<FixedSizeBinaryBuilder>(type, pool));
+    case TypeId::kIntervalMonthDayNano:
+      return std::unique_ptr<ArrayBuilder>(std::make_unique<MonthDayNanoBuilder>(pool));
     case TypeId::kBinary:
     case TypeId::kString: return std::unique_ptr<ArrayBuilder>(std::make_unique<BinaryBuilder<int32_t>>(type, pool));
     case TypeId::kLargeBinary:

@@ -174,6 +174,12 @@ class Printer {
       case TypeId::kTime64: AppendTimeOfDay(Load<int64_t>(d, i), type.unit(), out); break;
       case TypeId::kTimestamp: AppendTimestamp(Load<int64_t>(d, i), type.unit(), out); break;
       case TypeId::kDuration: fmt::format_to(it, "{}", Load<int64_t>(d, i)); break;
+      case TypeId::kIntervalMonthDayNano: {
+        const MonthDayNano value = LoadMonthDayNano(d.buffers[1]->data() + (d.offset + i) * kMonthDayNanoBytes);
+        char text[value_text::kMaxIntervalChars];
+        out->append(text, value_text::WriteMonthDayNano(value, text));
+        break;
+      }
       case TypeId::kString: AppendQuoted(BinaryValue<int32_t>(d, i), out); break;
       case TypeId::kLargeString: AppendQuoted(BinaryValue<int64_t>(d, i), out); break;
       case TypeId::kStringView: AppendQuoted(ViewValue(d, i), out); break;

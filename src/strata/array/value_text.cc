@@ -176,6 +176,67 @@ char* WriteTimestamp(int64_t value, TimeUnit unit, DayMemo* memo, char* out) {
 
 char* WriteTimestamp(int64_t value, TimeUnit unit, char* out) { return WriteTimestamp(value, unit, nullptr, out); }
 
+namespace {
+
+// "<count> <unit>[s]" after a space when something precedes it.
+char* WriteIntervalPart(int64_t count, std::string_view unit, char* begin, char* out) {
+  if (out != begin) *out++ = ' ';
+  out = std::to_chars(out, out + 24, count).ptr;
+  *out++ = ' ';
+  std::memcpy(out, unit.data(), unit.size());
+  out += unit.size();
+  if (count != 1 && count != -1) *out++ = 's';
+  return out;
+}
+
+}  // namespace
+
+char* WriteMonthDayNano(const MonthDayNano& value, char* out) {
+  const int32_t months = value.months;
+  const int32_t days = value.days;
+  const int64_t nanoseconds = value.nanoseconds;
+  char* const begin = out;
+  const int32_t years = months / 12;  // truncates toward zero: both parts keep the sign
+  if (years != 0) out = WriteIntervalPart(years, "year", begin, out);
+  if (months % 12 != 0) out = WriteIntervalPart(months % 12, "month", begin, out);
+  if (days != 0) out = WriteIntervalPart(days, "day", begin, out);
+  if (nanoseconds == 0 && out != begin) return out;
+  if (out != begin) *out++ = ' ';
+  // The magnitude in unsigned arithmetic: INT64_MIN has no positive int64.
+  uint64_t magnitude = static_cast<uint64_t>(nanoseconds);
+  if (nanoseconds < 0) {
+    *out++ = '-';
+    magnitude = 0 - magnitude;
+  }
+  constexpr uint64_t kNanosPerSecond = 1000000000;
+  const uint64_t seconds = magnitude / kNanosPerSecond;
+  const uint64_t hours = seconds / 3600;
+  if (hours < 10) *out++ = '0';
+  out = std::to_chars(out, out + 24, hours).ptr;
+  const auto two_digits = [&out](uint64_t v) {
+    *out++ = ':';
+    *out++ = static_cast<char>('0' + v / 10);
+    *out++ = static_cast<char>('0' + v % 10);
+  };
+  two_digits(seconds / 60 % 60);
+  two_digits(seconds % 60);
+  uint64_t fraction = magnitude % kNanosPerSecond;
+  if (fraction != 0) {
+    int digits = 9;
+    while (fraction % 10 == 0) {
+      fraction /= 10;
+      --digits;
+    }
+    *out++ = '.';
+    for (int d = digits - 1; d >= 0; --d) {
+      out[d] = static_cast<char>('0' + fraction % 10);
+      fraction /= 10;
+    }
+    out += digits;
+  }
+  return out;
+}
+
 void ToDecimalDigits(const uint8_t* little_endian, int byte_width, DecimalDigits* out) {
   const bool negative = byte_width > 0 && (little_endian[byte_width - 1] & 0x80) != 0;
   uint8_t bytes[32];

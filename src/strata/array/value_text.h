@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "strata/types/data_type.h"
+#include "strata/types/month_day_nano.h"
 
 namespace strata::value_text {
 
@@ -44,6 +45,16 @@ char* WriteTimeOfDay(int64_t value, TimeUnit unit, char* out);
 inline constexpr int kMaxTimestampChars = 64;
 char* WriteTimestamp(int64_t value, TimeUnit unit, char* out);
 char* WriteTimestamp(int64_t value, TimeUnit unit, DayMemo* memo, char* out);
+
+// A month_day_nano interval in DuckDB's interval text form (the form strata prints wherever
+// it prints an interval: pretty-print, CSV, JSON strings, the command line):
+//   "1 year 2 months 3 days 04:05:06.789", "-1 year -2 months", "-00:00:05", "27:00:00".
+// Years and months come from `months` (months / 12 and months % 12, both with its sign); each
+// part appears only when non-zero, with "s" unless it is 1 or -1. The nanoseconds print as
+// [-]HH:MM:SS with the fraction as WriteTimeOfDay writes it; hours are not folded into days (a
+// day is not always 24 hours), so they may pass 23. An all-zero interval is "00:00:00".
+inline constexpr int kMaxIntervalChars = 96;
+char* WriteMonthDayNano(const MonthDayNano& value, char* out);
 
 // The decimal digits of a little-endian two's-complement integer of 1 to 32 bytes
 // (decimal128's 16, decimal256's 32).

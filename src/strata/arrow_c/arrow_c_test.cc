@@ -82,6 +82,7 @@ TEST(ArrowCTest, FormatStrings) {
   EXPECT_EQ(*FormatString(*fixed_size_list(int8(), 4)), "+w:4");
   EXPECT_EQ(*FormatString(*fixed_size_binary(16)), "w:16");
   EXPECT_EQ(*FormatString(*duration(TimeUnit::kMilli)), "tDm");
+  EXPECT_EQ(*FormatString(*month_day_nano_interval()), "tin");
   EXPECT_EQ(*FormatString(*time32(TimeUnit::kSecond)), "tts");
   EXPECT_EQ(*FormatString(*dictionary(int16(), utf8())), "s");
   EXPECT_EQ(*FormatString(*utf8_view()), "vu");
@@ -402,6 +403,26 @@ TEST(ArrowCHostileTest, BadFormatStrings) {
   FakeSchema union_type;
   union_type.format = "+ud:0";
   EXPECT_TRUE(ImportType(union_type.Build()).status().IsNotImplemented());
+}
+
+// month_day_nano ("tin") imports; the other interval units ("tiM", "tiD") are refused as not
+// implemented, saying which one strata has.
+TEST(ArrowCTest, IntervalFormats) {
+  FakeSchema month_day_nano;
+  month_day_nano.format = "tin";
+  auto type = ImportType(month_day_nano.Build());
+  ASSERT_TRUE(type.ok()) << type.status().ToString();
+  EXPECT_TRUE((*type)->Equals(*month_day_nano_interval()));
+  EXPECT_EQ(FakeSchema::releases, 1);
+  for (const char* format : {"tiM", "tiD"}) {
+    FakeSchema other;
+    other.format = format;
+    auto refused = ImportType(other.Build());
+    ASSERT_FALSE(refused.ok()) << format;
+    EXPECT_TRUE(refused.status().IsNotImplemented()) << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find("'tin'"), std::string::npos) << refused.status().ToString();
+    EXPECT_EQ(FakeSchema::releases, 1);
+  }
 }
 
 TEST(ArrowCHostileTest, BadSchemaReleasesArrayToo) {

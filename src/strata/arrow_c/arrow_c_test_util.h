@@ -25,6 +25,7 @@ inline std::vector<TypePtr> AllTypes() {
           time32(TimeUnit::kSecond), time32(TimeUnit::kMilli), time64(TimeUnit::kMicro), time64(TimeUnit::kNano),
           timestamp(TimeUnit::kSecond), timestamp(TimeUnit::kMilli, "UTC"), timestamp(TimeUnit::kMicro, "+05:30"),
           timestamp(TimeUnit::kNano, "America/New_York"), duration(TimeUnit::kSecond), duration(TimeUnit::kNano),
+          month_day_nano_interval(), list(month_day_nano_interval()),
           binary(), utf8(), large_binary(), large_utf8(), binary_view(), utf8_view(), fixed_size_binary(7),
           fixed_size_binary(0), list(int32()), large_list(utf8()), fixed_size_list(int16(), 3),
           fixed_size_list(float64(), 0), list(field("element", utf8_view(), false)),

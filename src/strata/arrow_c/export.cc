@@ -232,6 +232,7 @@ Result<std::string> FormatString(const DataType& type) {
     case TypeId::kTime64: return fmt::format("tt{}", UnitChar(type.unit()));
     case TypeId::kTimestamp: return fmt::format("ts{}:{}", UnitChar(type.unit()), type.timezone());
     case TypeId::kDuration: return fmt::format("tD{}", UnitChar(type.unit()));
+    case TypeId::kIntervalMonthDayNano: return std::string("tin");
     case TypeId::kList: return std::string("+l");
     case TypeId::kLargeList: return std::string("+L");
     case TypeId::kFixedSizeList: return fmt::format("+w:{}", type.list_size());

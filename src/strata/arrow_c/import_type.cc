@@ -139,7 +139,10 @@ Result<TypePtr> ParseParameterised(std::string_view f, const std::string& path) 
       STRATA_ASSIGN_OR_RETURN(TimeUnit unit, ParseUnit(f[2], f));
       return timestamp(unit, std::string(f.substr(4)));
     }
-    if (f[1] == 'i') return Status::NotImplemented("{}: format '{}': interval types", path, f);
+    if (f == "tin") return month_day_nano_interval();
+    if (f[1] == 'i') {
+      return Status::NotImplemented("{}: format '{}': interval types other than month_day_nano ('tin')", path, f);
+    }
   }
   return Status::Invalid("{}: unknown format '{}'", path, f);
 }

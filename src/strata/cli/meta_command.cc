@@ -11,6 +11,7 @@
 #include "strata/cli/bloom_probe.h"
 #include "strata/cli/command.h"
 #include "strata/cli/encryption_cli_options.h"
+#include "strata/cli/geospatial_stats_format.h"
 #include "strata/cli/meta_command.h"
 #include "strata/cli/meta_format.h"
 #include "strata/cli/page_index_format.h"
@@ -116,6 +117,7 @@ void PrintColumnText(std::string& out, const ColumnChunk& chunk, size_t index, c
   } else {
     Line(out, "    statistics: none\n");
   }
+  AppendGeospatialStatsText(out, md);
   AppendPageIndexText(out, chunk, extras, leaf, pages);
   AppendBloomFilterText(out, chunk, extras);
   if (chunk.crypto_metadata) Line(out, "    encrypted column\n");
@@ -224,6 +226,7 @@ void ColumnJson(JsonWriter& json, const ColumnChunk& chunk, const SchemaElement*
   } else {
     json.Null();
   }
+  GeospatialStatsJson(json, md);
   json.Field("has_column_index", chunk.column_index_offset.has_value());
   json.OptionalField("column_index_offset", chunk.column_index_offset);
   json.OptionalField("column_index_length", chunk.column_index_length);

@@ -159,6 +159,76 @@ std::optional<Cell> ColumnCellAt(const Schema& schema, const RecordBatch& batch,
   return CellAt(column, row);
 }
 
+// Whether a variant sits anywhere inside `field` (a struct member, a list element, ...).
+bool ContainsVariant(const Field& field) {
+  if (variant::IsVariantField(field)) return true;
+  const auto& children = field.type()->fields();
+  return std::any_of(children.begin(), children.end(), [](const FieldPtr& child) { return ContainsVariant(*child); });
+}
+
+void AppendCellJson(const std::optional<Cell>& cell, std::string* out) {
+  if (!cell) *out += "null";
+  else if (cell->is_number) *out += cell->text;
+  else AppendJsonString(cell->text, out);
+}
+
+// Value `i` of `array` (the values of `field`) as JSON, for a column with a variant inside:
+// structs as objects, lists as arrays, maps as arrays of {"key", "value"} objects, variants as
+// their JSON, everything else as its cell. Other nested columns keep their notation.
+void AppendNestedJson(const Field& field, const Array& array, int64_t i, std::string* out) {
+  if (array.IsNull(i)) {
+    *out += "null";
+    return;
+  }
+  if (IsVariantColumn(field, array)) {
+    AppendCellJson(VariantCellAt(array, i), out);
+    return;
+  }
+  const ArrayData& a = *array.data();
+  const DataType& type = *a.type;
+  const int64_t k = a.offset + i;
+  switch (type.id()) {
+    case TypeId::kStruct: {
+      *out += '{';
+      for (int m = 0; m < type.num_fields(); ++m) {
+        if (m) *out += ',';
+        AppendJsonString(type.field(m)->name(), out);
+        *out += ':';
+        AppendNestedJson(*type.field(m), Array(a.children[static_cast<size_t>(m)]), k, out);
+      }
+      *out += '}';
+      return;
+    }
+    case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kFixedSizeList:
+    case TypeId::kMap: {
+      int64_t begin = 0, end = 0;
+      if (type.id() == TypeId::kFixedSizeList) {
+        begin = k * type.list_size();
+        end = begin + type.list_size();
+      } else if (type.id() == TypeId::kLargeList) {
+        begin = a.buffers[1]->data_as<int64_t>()[k];
+        end = a.buffers[1]->data_as<int64_t>()[k + 1];
+      } else {
+        begin = a.buffers[1]->data_as<int32_t>()[k];
+        end = a.buffers[1]->data_as<int32_t>()[k + 1];
+      }
+      const Field& element = *type.value_field();
+      const Array values(a.children[0]);
+      *out += '[';
+      for (int64_t e = begin; e < end; ++e) {
+        if (e > begin) *out += ',';
+        AppendNestedJson(element, values, e, out);
+      }
+      *out += ']';
+      return;
+    }
+    default:
+      AppendCellJson(CellAt(array, i), out);
+  }
+}
+
 void AppendCsvField(const std::string& text, std::string* out) {
   if (text.find_first_of(",\"\n\r") == std::string::npos && !text.empty()) {
     *out += text;
@@ -198,14 +268,12 @@ void AppendJsonObject(const RecordBatch& batch, int64_t row, std::string* out) {
     if (c) *out += ',';
     AppendJsonString(schema.field(c)->name(), out);
     *out += ':';
-    const std::optional<Cell> cell = ColumnCellAt(schema, batch, c, row);
-    if (!cell) {
-      *out += "null";
-    } else if (cell->is_number) {
-      *out += cell->text;
-    } else {
-      AppendJsonString(cell->text, out);
+    const Field& field = *schema.field(c);
+    if (!variant::IsVariantField(field) && ContainsVariant(field)) {
+      AppendNestedJson(field, batch.column(c), row, out);  // the variants inside as JSON too
+      continue;
     }
+    AppendCellJson(ColumnCellAt(schema, batch, c, row), out);
   }
   *out += '}';
 }

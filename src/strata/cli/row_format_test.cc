@@ -10,6 +10,7 @@
 #include "strata/array/utf8.h"
 #include "strata/parquet/file_reader.h"
 #include "strata/testing/test_data.h"
+#include "strata/variant/variant_extension.h"
 
 namespace strata::cli {
 namespace {
@@ -218,6 +219,39 @@ TEST(RowFormatTest, VariantColumnsPrintAsJson) {
   EXPECT_EQ(Write(**batch, RowFormat::kCsv),
             "id,var\n0,\n1,\"{\"\"c\"\":{\"\"b\"\":\"\"iceberg\"\"}}\"\n2,\"{\"\"c\"\":8,\"\"d\"\":-0}\"\n"
             "3,\"{\"\"c\"\":{\"\"a\"\":34,\"\"b\"\":\"\"\"\"},\"\"d\"\":0}\"\n");
+}
+
+}  // namespace
+}  // namespace strata::cli
+
+namespace strata::cli {
+namespace {
+
+// A variant inside a struct (and inside a list in it) prints as JSON in json and jsonl, as a
+// top-level variant does, instead of the nested notation of the struct's other members.
+TEST(RowFormatTest, VariantInsideAStructPrintsAsJson) {
+  // Variant bytes (VariantEncoding.md): metadata version 1 with no keys; values int8 42 and
+  // the short string "hi".
+  const std::string metadata("\x01\x00\x00", 3);
+  const std::vector<std::string> values = {std::string("\x0c\x2a", 2), std::string("\x09hi", 3)};
+  BinaryBuilder<int32_t> metadata_builder(binary(), SystemMemoryPool());
+  BinaryBuilder<int32_t> value_builder(binary(), SystemMemoryPool());
+  for (const std::string& v : values) {
+    ASSERT_TRUE(metadata_builder.Append(metadata).ok());
+    ASSERT_TRUE(value_builder.Append(v).ok());
+  }
+  Int64Builder id_builder(int64(), SystemMemoryPool());
+  for (int64_t id : {7, 8}) ASSERT_TRUE(id_builder.Append(id).ok());
+  const FieldPtr variant_field =
+      field("v", variant::VariantStorageType(), true, variant::WithVariantExtension({}));
+  auto variants = ArrayData::Make(variant::VariantStorageType(), 2, {nullptr}, 0);
+  variants->children = {*metadata_builder.Finish(), *value_builder.Finish()};
+  auto structs = ArrayData::Make(struct_({field("id", int64()), variant_field}), 2, {nullptr}, 0);
+  structs->children = {*id_builder.Finish(), variants};
+  auto batch = RecordBatch::Make(schema({field("s", structs->type)}), 2, {Array(structs)});
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  EXPECT_EQ(Write(**batch, RowFormat::kJsonLines), "{\"s\":{\"id\":7,\"v\":42}}\n{\"s\":{\"id\":8,\"v\":\"hi\"}}\n");
+  EXPECT_EQ(Write(**batch, RowFormat::kJson), "[\n{\"s\":{\"id\":7,\"v\":42}},\n{\"s\":{\"id\":8,\"v\":\"hi\"}}\n]\n");
 }
 
 }  // namespace

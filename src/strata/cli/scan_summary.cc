@@ -89,6 +89,7 @@ std::string SummaryTypeName(const DataType& type) {
     case TypeId::kLargeBinary:
     case TypeId::kBinaryView:
     case TypeId::kFixedSizeBinary: return "binary";
+    case TypeId::kIntervalMonthDayNano: return "interval";
     case TypeId::kNull: return "null";
     case TypeId::kDictionary: return SummaryTypeName(*type.value_type());  // summarised by value
     default: return "nested";
@@ -145,6 +146,8 @@ class ColumnSummary {
       case TypeId::kBinaryView: return AddViews(a);
       case TypeId::kFixedSizeBinary:
       case TypeId::kDecimal256: return AddFixedBytes(a);
+      // Intervals have no order (is 1 month more than 30 days?): counted, no min or max.
+      case TypeId::kIntervalMonthDayNano: return;
       default: return;  // nested and null: counted only
     }
   }

@@ -190,6 +190,16 @@ TEST(ScanSummaryTest, NestedAndNullColumnsAreCountedOnly) {
   EXPECT_EQ(One(ArrayData::Make(null(), 4, {nullptr}, 4)), Line(4, Column("null", "0", 4, "null", "null")));
 }
 
+// Intervals have no order (a month is not a fixed number of days): counted, no min or max.
+TEST(ScanSummaryTest, IntervalsAreCountedWithoutMinOrMax) {
+  struct Interval {
+    int32_t months, days;
+    int64_t nanoseconds;
+  };
+  auto intervals = Fixed<Interval>(month_day_nano_interval(), {Interval{1, 2, 3}, std::nullopt, Interval{-5, 0, 0}});
+  EXPECT_EQ(One(intervals), Line(3, Column("interval", "2", 1, "null", "null")));
+}
+
 TEST(ScanSummaryTest, ParallelFoldGivesTheSameLine) {
   std::vector<std::pair<std::string, std::vector<ArrayDataPtr>>> columns;
   for (int c = 0; c < 6; ++c) {

@@ -40,7 +40,9 @@ Status RunSchema(const SchemaArgs& args) {
   }
   STRATA_ASSIGN_OR_RETURN(auto source, OpenLocalFile(args.file));
   STRATA_ASSIGN_OR_RETURN(auto footer, parquet::ReadFooter(*source, SystemMemoryPool()));
-  STRATA_ASSIGN_OR_RETURN(auto descriptor, parquet::SchemaDescriptor::Make(footer.metadata.schema));
+  const auto& key_values = footer.metadata.key_value_metadata;
+  STRATA_ASSIGN_OR_RETURN(auto descriptor, parquet::SchemaDescriptor::Make(footer.metadata.schema, {},
+                                                                           key_values ? &*key_values : nullptr));
   std::fputs(descriptor->ToTreeString().c_str(), stdout);
   std::printf("\nstrata schema:\n%s\n", descriptor->schema()->ToString().c_str());
   return Status::OK();

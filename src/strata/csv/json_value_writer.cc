@@ -211,6 +211,7 @@ Result<std::unique_ptr<JsonNode>> MakeJsonNode(const std::string& name, const Ty
     case TypeId::kTime32: return Scalar<TimeFormat<int32_t>>(options);
     case TypeId::kTime64: return Scalar<TimeFormat<int64_t>>(options);
     case TypeId::kTimestamp: return Scalar<TimestampFormat>(options);
+    case TypeId::kIntervalMonthDayNano: return Scalar<IntervalFormat>(options);
     case TypeId::kString: return NewNode<StringNode<OffsetBytes<int32_t>>>();
     case TypeId::kLargeString: return NewNode<StringNode<OffsetBytes<int64_t>>>();
     case TypeId::kStringView: return NewNode<StringNode<ViewBytes>>();

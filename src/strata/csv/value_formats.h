@@ -155,6 +155,20 @@ struct TimestampFormat {
   mutable value_text::DayMemo memo;
 };
 
+// month_day_nano_interval in DuckDB's interval text (value_text::WriteMonthDayNano:
+// "1 year 2 months 3 days 04:05:06.789"). Its spaces are outside the plain alphabet, so its
+// cells are always checked for quoting (kHasSpaces).
+struct IntervalFormat {
+  static constexpr JsonForm kJson = JsonForm::kQuoted;
+  static constexpr bool kHasSpaces = true;
+  const uint8_t* values;
+  IntervalFormat(const ArrayData& data, const FormatOptions&) : values(Values<uint8_t>(data, 1)) {}
+  static int64_t MaxChars(int64_t) { return value_text::kMaxIntervalChars; }
+  char* Write(int64_t i, char* out) const {
+    return value_text::WriteMonthDayNano(LoadMonthDayNano(values + i * kMonthDayNanoBytes), out);
+  }
+};
+
 // The bytes of binary-like values, by absolute index.
 template <typename OffsetT>
 struct OffsetBytes {

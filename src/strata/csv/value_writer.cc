@@ -158,7 +158,12 @@ using formats::IsNullAt;
 // ---- cells of each type ------------------------------------------------------------------------
 
 // Fixed-width and other non-text values: Format writes the text, never longer than
-// MaxChars(i); quoting is checked only when the dialect makes it possible.
+// MaxChars(i); quoting is checked only when the dialect makes it possible, or always for a
+// Format whose text may hold spaces (a space delimiter, or one in the null value, could
+// match them).
+template <typename Format>
+constexpr bool kHasSpaces = requires { requires Format::kHasSpaces; };
+
 template <typename Format>
 class PlainCells final : public ValueWriter {
  public:
@@ -169,7 +174,7 @@ class PlainCells final : public ValueWriter {
     STRATA_RETURN_NOT_OK(cells->ReserveCells(length));
     const Format format(data, options_);
     const uint8_t* validity = data.validity_data();
-    const bool check = quoting_->check_plain_cells();
+    const bool check = kHasSpaces<Format> || quoting_->check_plain_cells();
     const int64_t begin = data.offset + offset;
     for (int64_t i = begin; i < begin + length; ++i) {
       if (validity != nullptr && !bitmap::GetBit(validity, i)) {
@@ -179,8 +184,9 @@ class PlainCells final : public ValueWriter {
       STRATA_RETURN_NOT_OK(cells->EnsureBytes(format.MaxChars(i)));
       char* start = cells->cursor();
       char* end = format.Write(i, start);
+      const std::string_view text(start, static_cast<size_t>(end - start));
       if (__builtin_expect(check, 0) &&
-          quoting_->PlainCellNeedsQuotes(std::string_view(start, static_cast<size_t>(end - start)))) {
+          (kHasSpaces<Format> ? quoting_->NeedsQuotes(text) : quoting_->PlainCellNeedsQuotes(text))) {
         STRATA_RETURN_NOT_OK(cells->EndCellQuoted(end, quoting_->quote()));
       } else {
         cells->EndCell(end);
@@ -373,6 +379,7 @@ Result<std::unique_ptr<ValueWriter>> MakeValueWriter(const std::string& name, co
     case TypeId::kTime32: return Plain<TimeFormat<int32_t>>(format_options, quoting);
     case TypeId::kTime64: return Plain<TimeFormat<int64_t>>(format_options, quoting);
     case TypeId::kTimestamp: return Plain<TimestampFormat>(format_options, quoting);
+    case TypeId::kIntervalMonthDayNano: return Plain<IntervalFormat>(format_options, quoting);
     case TypeId::kString: return NewWriter<TextCells<OffsetBytes<int32_t>>>(quoting);
     case TypeId::kLargeString: return NewWriter<TextCells<OffsetBytes<int64_t>>>(quoting);
     case TypeId::kStringView: return NewWriter<TextCells<ViewBytes>>(quoting);

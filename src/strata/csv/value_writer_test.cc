@@ -413,5 +413,29 @@ TEST(ValueWriterTest, SlicedFlatArrays) {
   EXPECT_EQ(MustWrite((*booleans.Finish())->Slice(9, 3)), (Cells{"true", "false", "false"}));
 }
 
+// month_day_nano intervals as DuckDB's interval text; their spaces are quoted when the
+// delimiter is a space, and nested ones are JSON strings.
+TEST(ValueWriterTest, IntervalsAsDuckDBText) {
+  MonthDayNanoBuilder intervals(Pool());
+  EXPECT_TRUE(intervals.Append(MonthDayNano{14, 3, ((4 * 60 + 5) * 60 + 6) * 1000000000LL + 789000000}).ok());
+  EXPECT_TRUE(intervals.AppendNull().ok());
+  EXPECT_TRUE(intervals.Append(MonthDayNano{0, 0, 0}).ok());
+  EXPECT_TRUE(intervals.Append(MonthDayNano{-1, 0, -1000000}).ok());
+  const ArrayDataPtr data = *intervals.Finish();
+  EXPECT_EQ(MustWrite(data), (Cells{"1 year 2 months 3 days 04:05:06.789", "", "00:00:00", "-1 month -00:00:00.001"}));
+  EXPECT_EQ(MustWrite(data->Slice(2, 2)), (Cells{"00:00:00", "-1 month -00:00:00.001"}));
+  WriteOptions spaced;
+  spaced.delimiter = ' ';
+  EXPECT_EQ(MustWrite(data, spaced),
+            (Cells{"\"1 year 2 months 3 days 04:05:06.789\"", "", "00:00:00", "\"-1 month -00:00:00.001\""}));
+
+  auto lists = *ListBuilder<int32_t>::Make(list(month_day_nano_interval()), Pool());
+  auto* elements = static_cast<MonthDayNanoBuilder*>(lists->value_builder());
+  EXPECT_TRUE(lists->Append().ok());
+  EXPECT_TRUE(elements->Append(MonthDayNano{1, 0, 0}).ok());
+  EXPECT_TRUE(elements->AppendNull().ok());
+  EXPECT_EQ(MustWrite(*lists->Finish()), (Cells{"\"[\"\"1 month\"\",null]\""}));
+}
+
 }  // namespace
 }  // namespace strata::csv

@@ -60,6 +60,7 @@ constexpr fb::voffset_t kTimeBitWidth = Slot(1);              // Time.bitWidth: 
 constexpr fb::voffset_t kTimestampUnit = Slot(0);             // Timestamp.unit: TimeUnit (short)
 constexpr fb::voffset_t kTimestampTimezone = Slot(1);         // Timestamp.timezone: string
 constexpr fb::voffset_t kDurationUnit = Slot(0);              // Duration.unit: TimeUnit = MILLISECOND (short)
+constexpr fb::voffset_t kIntervalUnit = Slot(0);              // Interval.unit: IntervalUnit = YEAR_MONTH (short)
 constexpr fb::voffset_t kFixedSizeBinaryByteWidth = Slot(0);  // FixedSizeBinary.byteWidth: int
 constexpr fb::voffset_t kFixedSizeListListSize = Slot(0);     // FixedSizeList.listSize: int
 constexpr fb::voffset_t kMapKeysSorted = Slot(0);             // Map.keysSorted: bool
@@ -78,6 +79,9 @@ constexpr int16_t kDateUnitDay = 0, kDateUnitMillisecond = 1;
 // enum TimeUnit: short { SECOND, MILLISECOND, MICROSECOND, NANOSECOND }; also the default of
 // Time.unit and Duration.unit.
 constexpr int16_t kTimeUnitMillisecond = 1;
+// enum IntervalUnit: short { YEAR_MONTH, DAY_TIME, MONTH_DAY_NANO }; YEAR_MONTH is also the
+// default of Interval.unit.
+constexpr int16_t kIntervalYearMonth = 0, kIntervalDayTime = 1, kIntervalMonthDayNano = 2;
 // enum DictionaryKind: short { DenseArray }
 constexpr int16_t kDictionaryKindDenseArray = 0;
 

@@ -143,6 +143,11 @@ class SchemaMessageBuilder {
         fbb_.AddElement<int16_t>(kDurationUnit, TimeUnitToFlatbuf(type.unit()));
         return TypeTable{TypeTag::kDuration, End(start)};
       }
+      case TypeId::kIntervalMonthDayNano: {
+        const fb::uoffset_t start = fbb_.StartTable();
+        fbb_.AddElement<int16_t>(kIntervalUnit, kIntervalMonthDayNano);
+        return TypeTable{TypeTag::kInterval, End(start)};
+      }
       case TypeId::kBinary: return TypeTable{TypeTag::kBinary, EmptyTable()};
       case TypeId::kString: return TypeTable{TypeTag::kUtf8, EmptyTable()};
       case TypeId::kLargeBinary: return TypeTable{TypeTag::kLargeBinary, EmptyTable()};
@@ -320,6 +325,21 @@ class SchemaMessageParser {
     return *time_unit;
   }
 
+  // Only MONTH_DAY_NANO has a strata type.
+  Status CheckIntervalUnit(const fb::Table* table, const std::string& path) {
+    STRATA_ASSIGN_OR_RETURN(int16_t unit,
+                            reader_.Scalar<int16_t>(table, kIntervalUnit, kIntervalYearMonth, "Interval.unit"));
+    if (unit == kIntervalMonthDayNano) return Status::OK();
+    if (unit == kIntervalYearMonth || unit == kIntervalDayTime) {
+      return Status::NotImplemented(
+          "Arrow schema message: field '{}' has type Interval({}), which strata does not support (only "
+          "MONTH_DAY_NANO)",
+          path, unit == kIntervalYearMonth ? "YEAR_MONTH" : "DAY_TIME");
+    }
+    return Status::Corrupt("Arrow schema message: field '{}' has interval unit {} (table at byte {})", path, unit,
+                           reader_.OffsetOf(table));
+  }
+
   Result<TypePtr> ParseType(uint8_t tag_value, const fb::Table* table, std::vector<FieldPtr> children,
                             const std::string& path, const fb::Table* field_table) {
     if (tag_value > kLastKnownTypeTag) {
@@ -329,10 +349,14 @@ class SchemaMessageParser {
     const auto tag = static_cast<TypeTag>(tag_value);
     const std::string_view tag_name = kTypeTagNames[tag_value];
     switch (tag) {
-      case TypeTag::kInterval: case TypeTag::kUnion: case TypeTag::kRunEndEncoded: case TypeTag::kListView:
+      case TypeTag::kUnion: case TypeTag::kRunEndEncoded: case TypeTag::kListView:
       case TypeTag::kLargeListView:
         return Status::NotImplemented("Arrow schema message: field '{}' has type {}, which strata does not support",
                                       path, tag_name);
+      case TypeTag::kInterval:
+        // Before the other checks, so that an unsupported unit reads as that (as the types above).
+        if (table != nullptr) STRATA_RETURN_NOT_OK(CheckIntervalUnit(table, path));
+        break;
       case TypeTag::kNone:
         return Status::Corrupt("Arrow schema message: field '{}' (table at byte {}) has no type", path,
                                reader_.OffsetOf(field_table));
@@ -348,7 +372,7 @@ class SchemaMessageParser {
     // Types without parameters may omit their (empty) table; the others need it.
     const bool has_parameters = tag == TypeTag::kInt || tag == TypeTag::kFloatingPoint || tag == TypeTag::kDecimal ||
                                 tag == TypeTag::kDate || tag == TypeTag::kTime || tag == TypeTag::kTimestamp ||
-                                tag == TypeTag::kDuration || tag == TypeTag::kFixedSizeBinary ||
+                                tag == TypeTag::kDuration || tag == TypeTag::kInterval || tag == TypeTag::kFixedSizeBinary ||
                                 tag == TypeTag::kFixedSizeList || tag == TypeTag::kMap;
     if (has_parameters && table == nullptr) {
       return Status::Corrupt("Arrow schema message: field '{}' of type {} has no type table (field at byte {})", path,
@@ -409,6 +433,7 @@ class SchemaMessageParser {
                                 ParseTimeUnit(table, kDurationUnit, kTimeUnitMillisecond, "Duration.unit", path));
         return duration(unit);
       }
+      case TypeTag::kInterval: return month_day_nano_interval();  // the unit was checked above
       case TypeTag::kBinary: return binary();
       case TypeTag::kUtf8: return utf8();
       case TypeTag::kLargeBinary: return large_binary();

@@ -33,6 +33,9 @@ constexpr fb::voffset_t kFieldName = Slot(0), kFieldNullable = Slot(1), kFieldTy
 constexpr fb::voffset_t kDictionaryId = Slot(0);
 constexpr fb::voffset_t kIntBitWidth = Slot(0), kIntIsSigned = Slot(1);
 constexpr uint8_t kTypeInt = 2, kTypeList = 12, kTypeStruct = 13, kTypeUnion = 14, kTypeRunEndEncoded = 22;
+constexpr uint8_t kTypeInterval = 11;
+constexpr fb::voffset_t kIntervalUnitSlot = Slot(0);
+constexpr int16_t kYearMonth = 0, kDayTime = 1, kMonthDayNano = 2;  // enum IntervalUnit
 
 FieldPtr F(std::string name, TypePtr type, bool nullable = true, KeyValueMetadata metadata = {}) {
   return field(std::move(name), std::move(type), nullable, std::move(metadata));
@@ -74,6 +77,7 @@ Schema EveryTypeSchema() {
           F("ts_ns_ny", timestamp(TimeUnit::kNano, "America/New_York")),
           F("dur_s", duration(TimeUnit::kSecond)), F("dur_ms", duration(TimeUnit::kMilli)),
           F("dur_us", duration(TimeUnit::kMicro)), F("dur_ns", duration(TimeUnit::kNano)),
+          F("interval", month_day_nano_interval()),
           F("bin", binary()), F("str", utf8(), false, {{"comment", "utf-8 \xc3\xa9"}}),
           F("large_bin", large_binary()), F("large_str", large_utf8()),
           F("bin_view", binary_view()), F("str_view", utf8_view()),
@@ -329,6 +333,36 @@ TEST(SchemaMessageTest, NamesTheFieldOfUnsupportedTypes) {
     ASSERT_TRUE(back.status().IsNotImplemented()) << int{tag} << ": " << back.status().ToString();
     EXPECT_NE(back.status().message().find("'outer.odd'"), std::string::npos) << back.status().ToString();
   }
+}
+
+// Interval(unit): MONTH_DAY_NANO reads as month_day_nano_interval; YEAR_MONTH and DAY_TIME are
+// refused as not implemented naming the field and the unit; other units are corrupt.
+TEST(SchemaMessageTest, IntervalUnits) {
+  auto message_with_unit = [](int16_t unit) {
+    return BuildRawMessage([unit](fb::FlatBufferBuilder& fbb) {
+      auto start = fbb.StartTable();
+      fbb.AddElement<int16_t>(kIntervalUnitSlot, unit, /*default=*/-1);  // always stored
+      const fb::Offset<void> type(fbb.EndTable(start));
+      const auto name = fbb.CreateString("span");
+      start = fbb.StartTable();
+      fbb.AddOffset(kFieldName, name);
+      fbb.AddElement<uint8_t>(kFieldNullable, 1);
+      fbb.AddElement<uint8_t>(kFieldTypeType, kTypeInterval);
+      fbb.AddOffset(kFieldType, type);
+      return std::vector<fb::Offset<void>>{fb::Offset<void>(fbb.EndTable(start))};
+    });
+  };
+  auto month_day_nano = DeserializeSchema(message_with_unit(kMonthDayNano));
+  ASSERT_TRUE(month_day_nano.ok()) << month_day_nano.status().ToString();
+  EXPECT_TRUE((*month_day_nano)->Equals(Schema({F("span", month_day_nano_interval())})));
+  for (const auto& [unit, name] : {std::pair<int16_t, const char*>{kYearMonth, "YEAR_MONTH"},
+                                   {kDayTime, "DAY_TIME"}}) {
+    auto refused = DeserializeSchema(message_with_unit(unit));
+    ASSERT_TRUE(refused.status().IsNotImplemented()) << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find("'span'"), std::string::npos) << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find(name), std::string::npos) << refused.status().ToString();
+  }
+  EXPECT_TRUE(DeserializeSchema(message_with_unit(7)).status().IsCorrupt());
 }
 
 TEST(SchemaMessageTest, RefusesOtherVersionsHeadersAndEndianness) {

@@ -23,6 +23,7 @@ ColumnReader::ColumnReader(const ColumnDescriptor& column, const ColumnMetaData&
       pool_(pool),
       pending_validity_(pool),
       pending_merge_(pool),
+      leaf_(column, pool),
       scratch_(pool),
       views_(pool),
       window_bytes_(window_bytes),
@@ -43,6 +44,7 @@ Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(const ColumnDescriptor&
     case Conversion::kSignExtend:
     case Conversion::kBigEndianDecimal:
     case Conversion::kInt96:
+    case Conversion::kInterval:
     case Conversion::kByteArray:
       reader->pages_->AllowStreaming(page_options.stream_large_pages);
       break;
@@ -63,13 +65,11 @@ Status ColumnReader::Init() {
                                   column_.dotted_path);
   }
   const TypeId out = output_type_->id();
-  physical_width_ = PhysicalValueWidth(column_.physical_type, column_.type_length);
-  output_width_ = output_type_->byte_width();
-  if (out == TypeId::kNull) {
-    conversion_ = Conversion::kDiscard;
-    return Status::OK();
-  }
-  STRATA_ASSIGN_OR_RETURN(conversion_, ChooseValueConversion(column_, *output_type_));
+  STRATA_RETURN_NOT_OK(leaf_.Init(&output_type_, /*slots_are_rows=*/true));
+  conversion_ = leaf_.conversion();
+  physical_width_ = leaf_.physical_width();
+  output_width_ = leaf_.output_width();
+  if (conversion_ == Conversion::kDiscard) return Status::OK();
   if (conversion_ == Conversion::kByteArray) {
     if (out == TypeId::kDictionary) {
       const TypeId values = output_type_->value_type()->id();
@@ -90,14 +90,10 @@ Status ColumnReader::Init() {
                                  conversion_ == Conversion::kByteArrayDictionary ||
                                  conversion_ == Conversion::kByteArrayView;
   if (byte_array_output && rows_in_chunk_ > 0) {
-    // Size the data buffer once per batch: the exact unencoded size when the writer recorded
-    // it, else the chunk's uncompressed size (an overestimate for PLAIN by the 4-byte lengths).
-    const auto& size_stats = metadata_.size_statistics;
-    const int64_t bytes = size_stats && size_stats->unencoded_byte_array_data_bytes
-                              ? *size_stats->unencoded_byte_array_data_bytes
-                              : metadata_.total_uncompressed_size;
-    bytes_per_row_estimate_ = static_cast<double>(std::max<int64_t>(bytes, 0)) / static_cast<double>(rows_in_chunk_);
-    if (size_stats && size_stats->unencoded_byte_array_data_bytes) exact_chunk_bytes_ = std::max<int64_t>(bytes, 0);
+    // The data buffer is sized once per batch from this.
+    const ChunkValueBytes chunk = EstimateChunkValueBytes(metadata_);
+    bytes_per_row_estimate_ = static_cast<double>(chunk.bytes) / static_cast<double>(rows_in_chunk_);
+    if (chunk.exact) exact_chunk_bytes_ = chunk.bytes;
   }
   return Status::OK();
 }
@@ -105,7 +101,7 @@ Status ColumnReader::Init() {
 int64_t ColumnReader::memory_size() const {
   int64_t total = pages_->memory_size() + scratch_.capacity() + views_.capacity() + window_.capacity() +
                   levels_copy_.capacity() + pending_validity_.capacity() + pending_merge_.capacity();
-  if (dictionary_) total += dictionary_->memory_size();
+  total += leaf_.memory_size();
   if (dictionary_array_ && dictionary_array_->buffers[1]) total += dictionary_array_->buffers[1]->capacity();
   if (page_copy_) total += page_copy_->capacity();
   return total;
@@ -117,35 +113,24 @@ Result<bool> ColumnReader::NextDataPage() {
     if (!more) return false;
     const int64_t values_offset = page_.file_offset;  // header offset; precise enough for messages
     if (page_.type == PageType::kDictionaryPage) {
-      if (dictionary_) return Status::Corrupt("a second dictionary page at offset {}", page_.file_offset);
-      if (page_.encoding != Encoding::kPlain && page_.encoding != Encoding::kPlainDictionary) {
-        return Status::NotImplemented("dictionary page at offset {} uses {} encoding", page_.file_offset,
-                                      EncodingName(page_.encoding));
-      }
-      const auto* data = page_.values.data();
-      const auto size = static_cast<int64_t>(page_.values.size());
+      STRATA_RETURN_NOT_OK(leaf_.SetDictionaryPage(page_));
+      const Dictionary& dictionary = *leaf_.dictionary();
       if (column_.physical_type == PhysicalType::kByteArray) {
-        STRATA_ASSIGN_OR_RETURN(dictionary_, Dictionary::MakeByteArray(pool_, data, size, page_.num_values, values_offset));
         max_dictionary_length_ = 0;
         int64_t dictionary_bytes = 0;
-        for (int64_t i = 0; i < dictionary_->size(); ++i) {
-          max_dictionary_length_ = std::max<int64_t>(max_dictionary_length_, dictionary_->views()[i].length);
-          dictionary_bytes += dictionary_->views()[i].length;
+        for (int64_t i = 0; i < dictionary.size(); ++i) {
+          max_dictionary_length_ = std::max<int64_t>(max_dictionary_length_, dictionary.views()[i].length);
+          dictionary_bytes += dictionary.views()[i].length;
         }
         // For dictionary-encoded chunks the chunk's sizes understate the decoded bytes, the
         // dictionary's mean length does not.
-        if (dictionary_->size() > 0) {
+        if (dictionary.size() > 0) {
           bytes_per_row_estimate_ = std::max(bytes_per_row_estimate_, static_cast<double>(dictionary_bytes) /
-                                                                          static_cast<double>(dictionary_->size()));
+                                                                          static_cast<double>(dictionary.size()));
         }
         if (conversion_ == Conversion::kByteArrayDictionary || conversion_ == Conversion::kByteArrayView) {
           STRATA_RETURN_NOT_OK(MakeDictionaryArray());
         }
-      } else if (physical_width_ > 0) {
-        STRATA_ASSIGN_OR_RETURN(dictionary_, Dictionary::MakeFixedWidth(pool_, data, size, page_.num_values,
-                                                                        physical_width_, values_offset));
-      } else {
-        return Status::Corrupt("dictionary page at offset {} for a BOOLEAN column", page_.file_offset);
       }
       continue;
     }
@@ -173,17 +158,11 @@ Result<bool> ColumnReader::NextDataPage() {
                                                           values_offset));
       }
     }
-    const auto encoding_index = static_cast<size_t>(page_.encoding);
-    if (encoding_index >= std::size(decoders_)) {
-      return Status::NotImplemented("page at offset {} uses unknown encoding {}", page_.file_offset,
-                                    static_cast<int>(page_.encoding));
-    }
-    if (!decoders_[encoding_index]) {
-      STRATA_ASSIGN_OR_RETURN(decoders_[encoding_index],
-                              MakeValueDecoder(page_.encoding, column_.physical_type, column_.type_length,
-                                               dictionary_.get(), pool_));
-    }
-    decoder_ = decoders_[encoding_index].get();
+    const bool indices_direct = conversion_ == Conversion::kByteArrayDictionary &&
+                                (page_.encoding == Encoding::kPlainDictionary ||
+                                 page_.encoding == Encoding::kRleDictionary);
+    STRATA_RETURN_NOT_OK(leaf_.StartPage(page_.encoding, page_.num_values, data, size, values_offset, !indices_direct));
+    decoder_ = leaf_.decoder();
     page_values_ = data;
     page_values_size_ = size;
     page_dictionary_coded_ =
@@ -196,15 +175,11 @@ Result<bool> ColumnReader::NextDataPage() {
       page_values_left_ = page_.num_values;
       return true;
     }
-    STRATA_RETURN_NOT_OK(decoder_->SetData(page_.num_values, data, size, values_offset));
-    // Scratch for the page's values, sized once per page (num_values bounds every range of it),
-    // so batches never grow it; a larger page frees the old block first.
+    // Views for the page's values, sized once per page (num_values bounds every range of it),
+    // so batches never grow them; a larger page frees the old block first.
     if (column_.physical_type == PhysicalType::kByteArray ||
         (column_.physical_type == PhysicalType::kFixedLenByteArray && page_.encoding == Encoding::kDeltaByteArray)) {
       STRATA_RETURN_NOT_OK(views_.ReserveScratch(page_.num_values * static_cast<int64_t>(sizeof(ByteArrayView))));
-    }
-    if (conversion_ != Conversion::kCopy && physical_width_ > 0) {
-      STRATA_RETURN_NOT_OK(scratch_.ReserveScratch(page_.num_values * static_cast<int64_t>(physical_width_)));
     }
     page_values_left_ = page_.num_values;
     return true;
@@ -319,6 +294,7 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
   if (conversion_ == Conversion::kByteArray) buffers.push_back(std::move(data_));
   auto batch = ArrayData::Make(output_type_, rows, std::move(buffers), null_count_);
   if (validate_utf8_) STRATA_RETURN_NOT_OK(ValidateUtf8Values(*batch));
+  if (leaf_.decimal_text()) return leaf_.decimal_text()->Convert(*batch);
   return batch;
 }
 
@@ -390,42 +366,11 @@ Status ColumnReader::DecodeRange(int64_t slot, int64_t count) {
     validity = validity_->data();
     null_count_ += count - non_null;
   }
+  if (LeafDecoder::IsFixedWidth(conversion_)) {
+    return leaf_.DecodeFixedWidth(values_->mutable_data(), slot, count, non_null, validity, rows_read_,
+                                  [this](uint8_t* out, int64_t n) { return DecodeDenseFixed(out, n); });
+  }
   switch (conversion_) {
-    case Conversion::kBits:
-      STRATA_RETURN_NOT_OK(decoder_->DecodeBits(values_->mutable_data(), slot, non_null));
-      if (non_null < count) SpreadBits(values_->mutable_data(), validity, slot, count, non_null);
-      return Status::OK();
-    case Conversion::kCopy: {
-      uint8_t* out = values_->mutable_data() + slot * output_width_;
-      STRATA_RETURN_NOT_OK(DecodeDenseFixed(out, non_null));
-      SpreadValues(out, output_width_, validity, slot, count, non_null);
-      return Status::OK();
-    }
-    case Conversion::kInt96: {
-      STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
-      STRATA_RETURN_NOT_OK(DecodeDenseFixed(scratch_.mutable_data(), non_null));
-      uint8_t* out = values_->mutable_data() + slot * output_width_;
-      const ::strata::TimeUnit unit = output_type_->unit();
-      const int64_t bad = ConvertInt96(scratch_.data(), non_null, unit, column_.int96_wrap, out);
-      if (bad >= 0) {
-        const int64_t row = rows_read_ + SlotOfDenseValue(validity, slot, count, bad);
-        return Int96OutOfRange(scratch_.data() + bad * 12, unit, fmt::format("row {} of the row group", row));
-      }
-      SpreadValues(out, output_width_, validity, slot, count, non_null);
-      return Status::OK();
-    }
-    case Conversion::kNarrow:
-    case Conversion::kSignExtend:
-    case Conversion::kBigEndianDecimal: {
-      STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
-      const uint8_t* in = scratch_.data();
-      STRATA_RETURN_NOT_OK(DecodeDenseFixed(scratch_.mutable_data(), non_null));
-      uint8_t* out = values_->mutable_data() + slot * output_width_;
-      const int w = output_width_;
-      ConvertFixedValues(conversion_, in, physical_width_, non_null, out, w);
-      SpreadValues(out, w, validity, slot, count, non_null);
-      return Status::OK();
-    }
     case Conversion::kByteArray:
     case Conversion::kByteArrayDecimal:
       if (streaming_) return DecodeByteArraysStreamed(slot, count, validity);
@@ -445,22 +390,17 @@ Status ColumnReader::DecodeRange(int64_t slot, int64_t count) {
       }
       STRATA_RETURN_NOT_OK(scratch_.Resize(non_null * physical_width_));
       return decoder_->DecodeFixed(scratch_.mutable_data(), non_null);
+    default:  // fixed-width conversions: above
+      break;
   }
   return Status::OK();
 }
 
 Status ColumnReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity) {
-  STRATA_RETURN_NOT_OK(views_.Resize(non_null * static_cast<int64_t>(sizeof(ByteArrayView))));
-  auto* views = views_.mutable_data_as<ByteArrayView>();
-  STRATA_RETURN_NOT_OK(decoder_->DecodeViews(views, non_null));
-
-  if (conversion_ == Conversion::kByteArrayDecimal) {
-    return ConvertByteArrayDecimals(views, validity, slot, count, values_->mutable_data() + slot * output_width_,
-                                    output_width_, *output_type_);
-  }
-
   int64_t total = 0;
-  for (int64_t i = 0; i < non_null; ++i) total += views[i].length;
+  STRATA_ASSIGN_OR_RETURN(const ByteArrayView* views, leaf_.DecodeByteArrays(&views_, values_->mutable_data(), slot,
+                                                                             count, non_null, validity, &total));
+  if (conversion_ == Conversion::kByteArrayDecimal) return Status::OK();
   const int64_t needed = data_->size() + total;
   if (!large_offsets_ && needed > std::numeric_limits<int32_t>::max()) {
     if (data_->size() == 0 || count != 1 || non_null != 1) {

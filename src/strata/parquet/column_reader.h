@@ -14,6 +14,7 @@
 #include "strata/parquet/encoding/dictionary.h"
 #include "strata/parquet/encoding/level_decoder.h"
 #include "strata/parquet/encoding/rle_bit_packed.h"
+#include "strata/parquet/leaf_decoder.h"
 #include "strata/parquet/page_reader.h"
 #include "strata/parquet/schema.h"
 #include "strata/parquet/value_conversion.h"
@@ -108,7 +109,7 @@ class ColumnReader {
   const ColumnMetaData& metadata_;
   int64_t rows_in_chunk_;
   int64_t rows_read_ = 0;
-  TypePtr output_type_;
+  TypePtr output_type_;  // for a decimal read as text: the raw bytes' type (leaf_.decimal_text() makes the text)
   std::unique_ptr<PageReader> pages_;
   MemoryPool* pool_;
   Conversion conversion_ = Conversion::kCopy;
@@ -140,17 +141,16 @@ class ColumnReader {
   int64_t page_values_left_ = 0;
   int64_t page_value_offset_ = 0;  // file offset of the current page's values, for messages
   LevelDecoder definition_levels_;
-  // Shared: dictionary and view outputs hand its bytes to arrays that outlive the reader.
-  std::shared_ptr<Dictionary> dictionary_;
-  std::unique_ptr<ValueDecoder> decoders_[11];  // by Encoding value, made on first use
-  ValueDecoder* decoder_ = nullptr;
+  ValueDecoder* decoder_ = nullptr;  // leaf_'s for the current page; null on streamed pages
 
   // The batch being built.
   std::shared_ptr<ResizableBuffer> validity_;
   std::shared_ptr<ResizableBuffer> values_;
   std::shared_ptr<ResizableBuffer> data_;
   int64_t null_count_ = 0;
-  // Reused scratch: physical values before conversion, byte-array views.
+  // The dictionary, value decoders and conversions, shared with the nested leaf reader.
+  LeafDecoder leaf_;
+  // Reused scratch: values decoded and dropped (kDiscard), byte-array views.
   ResizableBuffer scratch_;
   ResizableBuffer views_;
   // Streamed pages (PageReadOptions::stream_large_pages): a bounded window over the page's

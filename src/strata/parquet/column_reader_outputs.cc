@@ -114,12 +114,12 @@ Result<ArrayDataPtr> ConcatStrings(const TypePtr& type, const ArrayData& a, cons
 }  // namespace
 
 Status ColumnReader::MakeDictionaryArray() {
-  const ByteArrayView* entries = dictionary_->views();
-  const int64_t n = dictionary_->size();
+  const ByteArrayView* entries = leaf_.dictionary()->views();
+  const int64_t n = leaf_.dictionary()->size();
   int64_t payload = 0;
   for (int64_t i = 0; i < n; ++i) payload += entries[i].length;
   // The entries lie back to back in the dictionary's buffer, in order (Dictionary::MakeByteArray).
-  dictionary_bytes_ = ShareBytes(dictionary_, dictionary_->fixed_values(), payload);
+  dictionary_bytes_ = ShareBytes(leaf_.dictionary(), leaf_.dictionary()->fixed_values(), payload);
   if (conversion_ != Conversion::kByteArrayDictionary) return Status::OK();
   if (!large_offsets_ && payload > std::numeric_limits<int32_t>::max()) {
     return Status::LimitExceeded("{}: a dictionary of {} bytes does not fit 32-bit offsets; read with large_binary",
@@ -211,7 +211,7 @@ Status ColumnReader::AppendExtension(const ByteArrayView* views, int64_t n) {
 Status ColumnReader::DecodeDictionaryIndices(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity) {
   int32_t* out = values_->mutable_data_as<int32_t>() + slot;
   if (page_dictionary_coded_) {
-    STRATA_ASSIGN_OR_RETURN(const int64_t decoded, index_decoder_.DecodeIndices(out, non_null, dictionary_->size()));
+    STRATA_ASSIGN_OR_RETURN(const int64_t decoded, index_decoder_.DecodeIndices(out, non_null, leaf_.dictionary()->size()));
     if (decoded != non_null) {
       return Status::Corrupt("page at offset {}: dictionary indices end after {} of {} values", page_.file_offset,
                              decoded, non_null);

@@ -1,6 +1,7 @@
 // Test and benchmark support: writes small Parquet files with DuckDB (through node and
-// @duckdb/node-api in the source tree's node_modules), so nested reads are checked against
-// files another writer produced. Header-only; used by nested_reader_test and nested_benchmark.
+// @duckdb/node-api in the source tree's node_modules), so reads are checked against files
+// another writer produced, and queries files strata wrote. Header-only; used by
+// nested_reader_test, nested_benchmark and interval_duckdb_test.
 #pragma once
 
 #include <cstdlib>
@@ -48,6 +49,38 @@ inline std::string WriteParquetWithDuckDB(const std::string& select, const std::
   const int rc = std::system(command.c_str());
   std::filesystem::remove(script);
   if (rc != 0) return "node exited with " + std::to_string(rc) + " running: " + command;
+  return "";
+}
+
+// Runs `select` in DuckDB and appends its rows to `rows`, one string per row: the values as
+// JavaScript's String() gives them, joined by '|', NULL as "NULL" (cast to VARCHAR in `select`
+// for DuckDB's own text). Returns an empty string on success, else what went wrong. `select`
+// must not contain a backtick.
+inline std::string QueryWithDuckDB(const std::string& select, std::vector<std::string>* rows) {
+  const std::string stem =
+      (std::filesystem::temp_directory_path() / ("strata_duckdb_query_" + std::to_string(::getpid()))).string();
+  const std::string script = stem + ".cjs";
+  const std::string output = stem + ".txt";
+  {
+    std::ofstream out(script);
+    out << "const { DuckDBInstance } = require('" << (SourceRoot() / "node_modules/@duckdb/node-api").string()
+        << "');\n"
+        << "const fs = require('fs');\n"
+        << "(async () => {\n"
+        << "  const db = await DuckDBInstance.create(':memory:');\n"
+        << "  const con = await db.connect();\n"
+        << "  const result = await con.runAndReadAll(`" << select << "`);\n"
+        << "  const lines = result.getRows().map((row) => row.map((v) => (v === null ? 'NULL' : String(v))).join('|'));\n"
+        << "  fs.writeFileSync('" << output << "', lines.map((line) => line + '\\n').join(''));\n"
+        << "})().catch((e) => { console.error(e.message); process.exit(1); });\n";
+  }
+  const std::string command = "cd '" + SourceRoot().string() + "' && node '" + script + "' 2>&1";
+  const int rc = std::system(command.c_str());
+  std::filesystem::remove(script);
+  if (rc != 0) return "node exited with " + std::to_string(rc) + " running: " + command;
+  std::ifstream in(output);
+  for (std::string line; std::getline(in, line);) rows->push_back(line);
+  std::filesystem::remove(output);
   return "";
 }
 

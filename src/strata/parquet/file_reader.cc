@@ -35,7 +35,9 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<RandomAcces
     return footer.status().WithContext(fmt::format("'{}'", reader->source_->name()));
   }
   reader->footer_ = std::move(*footer);
-  auto descriptor = SchemaDescriptor::Make(reader->footer_.metadata.schema, options.schema);
+  const auto& key_values = reader->footer_.metadata.key_value_metadata;
+  auto descriptor =
+      SchemaDescriptor::Make(reader->footer_.metadata.schema, options.schema, key_values ? &*key_values : nullptr);
   if (!descriptor.ok()) return descriptor.status().WithContext(fmt::format("'{}'", reader->source_->name()));
   reader->descriptor_ = std::move(*descriptor);
   auto descriptor_charge = MemoryCharge::Make(pool, reader->descriptor_->heap_bytes());
@@ -211,6 +213,19 @@ Result<std::unique_ptr<BatchReader>> FileReader::ReadBatches(const BatchReadOpti
     if (!flat) {
       auto plan = AssemblyPlan::Make(*descriptor_, f);
       if (!plan.ok()) return plan.status().WithContext(fmt::format("'{}'", source_->name()));
+      // A nested batch cannot end early at 2 GiB as a flat one does (its leaves end at one
+      // row): leaves whose values may pass it read with 64-bit offsets.
+      for (int leaf = 0; leaf < plan->num_leaves(); ++leaf) {
+        const int column = first + leaf;
+        bool large = options.large_binary;
+        for (size_t r = 0; r < reader->row_groups_.size() && !large; ++r) {
+          const RowGroup& rg = metadata().row_groups[static_cast<size_t>(reader->row_groups_[r])];
+          const auto& chunk = rg.columns[static_cast<size_t>(column)];
+          large = chunk.meta_data && ValuesMayPassTwoGiB(*chunk.meta_data);
+        }
+        if (large) plan->UseLargeOffsets(leaf);
+      }
+      if (plan->root().type != field->type()) field = field->WithType(plan->root().type);
       reader->plans_.push_back(std::make_unique<AssemblyPlan>(std::move(*plan)));
       reader->output_types_.push_back(field->type());
       fields.push_back(std::move(field));

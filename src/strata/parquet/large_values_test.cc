@@ -72,5 +72,50 @@ TEST(LargeValuesTest, BatchesAreCutBeforeTwoGiB) {
   EXPECT_EQ(pool->bytes_in_use(), 0);
 }
 
+// A nested batch's leaves must end at one row, so it cannot be cut short: a list whose values
+// pass 2 GiB in one row group reads with 64-bit offsets, chosen from the chunk's metadata
+// (here its uncompressed size: the file has no SizeStatistics), without large_binary. Its
+// pages of 1.1 GB read too: no fixed page limit below the format's 2 GiB refuses them.
+TEST(LargeValuesTest, NestedValuesPastTwoGiBTakeLargeOffsets) {
+  constexpr int64_t kValueBytes = 1100LL << 20;  // two of these pass 2 GiB
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("strata_large_lists_" + std::to_string(::getpid()) + ".parquet")).string();
+  {
+    testing::ColumnOptions blobs;
+    blobs.name = "blobs";
+    blobs.physical_type = PhysicalType::kByteArray;
+    blobs.list = true;
+    blobs.rows_per_page = 1;  // entries: the row's second value opens the second page
+    testing::ColumnValues values(PhysicalType::kByteArray);
+    values.Reserve(2, 2 * kValueBytes);
+    for (int i = 0; i < 2; ++i) values.AppendBytes(std::string(static_cast<size_t>(kValueBytes), static_cast<char>('a' + i)));
+    values.SetListLevels({0, 1}, {3, 3});
+    auto builder = testing::TestFileBuilder::MakeForFile({blobs}, path);
+    ASSERT_TRUE(builder.ok()) << builder.status().ToString();
+    auto added = (*builder)->AddRowGroup({values});
+    ASSERT_TRUE(added.ok()) << added.ToString();
+    ASSERT_TRUE((*builder)->Finish().ok());
+  }
+  auto pool = MakeSystemMemoryPool();
+  {
+    auto reader = FileReader::OpenFile(path, pool.get());
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    auto table = (*reader)->ReadTable();
+    ASSERT_TRUE(table.ok()) << table.status().ToString();
+    ASSERT_EQ((*table)->schema()->field(0)->type()->ToString(), "list<element: large_binary>");
+    ASSERT_EQ((*table)->num_rows(), 1);
+    const auto& blob = *(*table)->column(0)->chunk(0).data()->children[0];
+    const auto* offsets = blob.buffers[1]->data_as<int64_t>() + blob.offset;
+    ASSERT_EQ(blob.length, 2);
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_EQ(offsets[i + 1] - offsets[i], kValueBytes);
+      EXPECT_EQ(blob.buffers[2]->data()[offsets[i]], 'a' + i);
+      EXPECT_EQ(blob.buffers[2]->data()[offsets[i + 1] - 1], 'a' + i);
+    }
+  }
+  std::remove(path.c_str());
+  EXPECT_EQ(pool->bytes_in_use(), 0);
+}
+
 }  // namespace
 }  // namespace strata::parquet

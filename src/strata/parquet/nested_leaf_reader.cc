@@ -10,6 +10,11 @@
 #include "strata/util/bit_util.h"
 
 namespace strata::parquet {
+
+bool ValuesMayPassTwoGiB(const ColumnMetaData& metadata) {
+  return metadata.type == PhysicalType::kByteArray &&
+         EstimateChunkValueBytes(metadata).bytes > std::numeric_limits<int32_t>::max();
+}
 namespace {
 
 // Grows `buffer` to hold `size` bytes, doubling when it must grow (the batch estimate fell
@@ -36,7 +41,7 @@ NestedLeafReader::NestedLeafReader(const ColumnDescriptor& column, const ColumnM
       page_rep_(pool),
       batch_def_(pool),
       batch_rep_(pool),
-      scratch_(pool),
+      leaf_(column, pool),
       views_(pool) {}
 
 Result<std::unique_ptr<NestedLeafReader>> NestedLeafReader::Make(const ColumnDescriptor& column,
@@ -63,30 +68,23 @@ Status NestedLeafReader::Init() {
   if (rows_in_chunk_ > 0 && metadata_.num_values > 0) {
     levels_per_row_ = static_cast<double>(metadata_.num_values) / static_cast<double>(rows_in_chunk_);
   }
-  const TypeId out = output_type_->id();
-  physical_width_ = PhysicalValueWidth(column_.physical_type, column_.type_length);
-  output_width_ = output_type_->byte_width();
-  if (out == TypeId::kNull) {
-    conversion_ = Conversion::kDiscard;
-    return Status::OK();
-  }
-  STRATA_ASSIGN_OR_RETURN(conversion_, ChooseValueConversion(column_, *output_type_));
-  large_offsets_ = conversion_ == Conversion::kByteArray && is_large_binary_like(out);
+  STRATA_RETURN_NOT_OK(leaf_.Init(&output_type_, /*slots_are_rows=*/false));
+  conversion_ = leaf_.conversion();
+  physical_width_ = leaf_.physical_width();
+  output_width_ = leaf_.output_width();
+  if (conversion_ == Conversion::kDiscard) return Status::OK();
+  large_offsets_ = conversion_ == Conversion::kByteArray && is_large_binary_like(output_type_->id());
   if (conversion_ == Conversion::kByteArray && metadata_.num_values > 0) {
-    const auto& size_stats = metadata_.size_statistics;
-    const int64_t bytes = size_stats && size_stats->unencoded_byte_array_data_bytes
-                              ? *size_stats->unencoded_byte_array_data_bytes
-                              : metadata_.total_uncompressed_size;
-    bytes_per_level_ = static_cast<double>(std::max<int64_t>(bytes, 0)) / static_cast<double>(metadata_.num_values);
-    if (size_stats && size_stats->unencoded_byte_array_data_bytes) exact_chunk_bytes_ = std::max<int64_t>(bytes, 0);
+    const ChunkValueBytes chunk = EstimateChunkValueBytes(metadata_);
+    bytes_per_level_ = static_cast<double>(chunk.bytes) / static_cast<double>(metadata_.num_values);
+    if (chunk.exact) exact_chunk_bytes_ = chunk.bytes;
   }
   return Status::OK();
 }
 
 int64_t NestedLeafReader::memory_size() const {
   int64_t total = pages_->memory_size() + page_def_.capacity() + page_rep_.capacity() + batch_def_.capacity() +
-                  batch_rep_.capacity() + scratch_.capacity() + views_.capacity();
-  if (dictionary_) total += dictionary_->memory_size();
+                  batch_rep_.capacity() + leaf_.memory_size() + views_.capacity();
   return total;
 }
 
@@ -96,21 +94,7 @@ Result<bool> NestedLeafReader::NextDataPage() {
     if (!more) return false;
     const int64_t offset = page_.file_offset;
     if (page_.type == PageType::kDictionaryPage) {
-      if (dictionary_) return Status::Corrupt("a second dictionary page at offset {}", offset);
-      if (page_.encoding != Encoding::kPlain && page_.encoding != Encoding::kPlainDictionary) {
-        return Status::NotImplemented("dictionary page at offset {} uses {} encoding", offset,
-                                      EncodingName(page_.encoding));
-      }
-      const auto* data = page_.values.data();
-      const auto size = static_cast<int64_t>(page_.values.size());
-      if (column_.physical_type == PhysicalType::kByteArray) {
-        STRATA_ASSIGN_OR_RETURN(dictionary_, Dictionary::MakeByteArray(pool_, data, size, page_.num_values, offset));
-      } else if (physical_width_ > 0) {
-        STRATA_ASSIGN_OR_RETURN(dictionary_,
-                                Dictionary::MakeFixedWidth(pool_, data, size, page_.num_values, physical_width_, offset));
-      } else {
-        return Status::Corrupt("dictionary page at offset {} for a BOOLEAN column", offset);
-      }
+      STRATA_RETURN_NOT_OK(leaf_.SetDictionaryPage(page_));
       continue;
     }
     ++current_page_;  // data pages in chunk order, as the offset index lists them
@@ -163,26 +147,17 @@ Result<bool> NestedLeafReader::NextDataPage() {
       const int16_t first = page_rep_.data_as<int16_t>()[0];
       // A row starts at repetition level 0. Only a v1 page that is not the chunk's first may
       // continue the previous page's row; v2 pages begin at row boundaries (parquet.thrift).
-      if (first != 0 && (rows_started_in_chunk_ == 0 || !v1)) {
+      if (first != 0 && (!levels_loaded_ || !v1)) {
         return Status::Corrupt("{} page at offset {} starts with repetition level {}, not 0: {}",
                                v1 ? "data" : "data v2", offset, first,
-                               rows_started_in_chunk_ == 0 ? "the chunk's first row has no start"
-                                                           : "v2 pages must begin at a row boundary");
+                               !levels_loaded_ ? "the chunk's first row has no start"
+                                               : "v2 pages must begin at a row boundary");
       }
     }
+    levels_loaded_ = true;
     if (conversion_ != Conversion::kDiscard) {
       const int64_t values = CountLevelsEqual(def, n, column_.max_definition_level);
-      const auto encoding_index = static_cast<size_t>(page_.encoding);
-      if (encoding_index >= std::size(decoders_)) {
-        return Status::NotImplemented("page at offset {} uses unknown encoding {}", offset,
-                                      static_cast<int>(page_.encoding));
-      }
-      if (!decoders_[encoding_index]) {
-        STRATA_ASSIGN_OR_RETURN(decoders_[encoding_index], MakeValueDecoder(page_.encoding, column_.physical_type,
-                                                                            column_.type_length, dictionary_.get(), pool_));
-      }
-      decoder_ = decoders_[encoding_index].get();
-      STRATA_RETURN_NOT_OK(decoder_->SetData(values, data, size, offset));
+      STRATA_RETURN_NOT_OK(leaf_.StartPage(page_.encoding, values, data, size, offset));
     }
     page_levels_ = n;
     page_position_ = 0;
@@ -389,6 +364,11 @@ Result<int64_t> NestedLeafReader::ReadRows(int64_t rows) {
   levels_taken_ += batch_levels_;
   if (data_) bytes_taken_ += data_->size();
   auto status = FinishBatch();
+  if (status.ok() && leaf_.decimal_text()) {
+    auto text = leaf_.decimal_text()->Convert(*values_array_);
+    if (text.ok()) values_array_ = std::move(*text);
+    else status = text.status();
+  }
   if (!status.ok()) return status.WithContext(Where());
   return rows_read;
 }
@@ -453,68 +433,32 @@ Status NestedLeafReader::AppendEntries(int64_t begin, int64_t end) {
 
 Status NestedLeafReader::DecodeValues(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity) {
   if (count == 0) return Status::OK();
+  if (LeafDecoder::IsFixedWidth(conversion_)) {
+    return leaf_.DecodeFixedWidth(values_->mutable_data(), slot, count, non_null, validity, /*first_row=*/0);
+  }
   switch (conversion_) {
-    case Conversion::kBits:
-      STRATA_RETURN_NOT_OK(decoder_->DecodeBits(values_->mutable_data(), slot, non_null));
-      if (non_null != count) SpreadBits(values_->mutable_data(), validity, slot, count, non_null);
-      return Status::OK();
-    case Conversion::kCopy: {
-      uint8_t* out = values_->mutable_data() + slot * output_width_;
-      STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(out, non_null));
-      SpreadValues(out, output_width_, validity, slot, count, non_null);
-      return Status::OK();
-    }
-    case Conversion::kInt96: {
-      STRATA_RETURN_NOT_OK(scratch_.ReserveScratch(non_null * physical_width_));
-      STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(scratch_.mutable_data(), non_null));
-      uint8_t* out = values_->mutable_data() + slot * output_width_;
-      const ::strata::TimeUnit unit = output_type_->unit();
-      const int64_t bad = ConvertInt96(scratch_.data(), non_null, unit, column_.int96_wrap, out);
-      if (bad >= 0) {
-        return Int96OutOfRange(scratch_.data() + bad * 12, unit,
-                               fmt::format("value {} of the batch", SlotOfDenseValue(validity, slot, count, bad)));
-      }
-      SpreadValues(out, output_width_, validity, slot, count, non_null);
-      return Status::OK();
-    }
-    case Conversion::kNarrow:
-    case Conversion::kSignExtend:
-    case Conversion::kBigEndianDecimal: {
-      STRATA_RETURN_NOT_OK(scratch_.ReserveScratch(non_null * physical_width_));
-      STRATA_RETURN_NOT_OK(decoder_->DecodeFixed(scratch_.mutable_data(), non_null));
-      const uint8_t* in = scratch_.data();
-      uint8_t* out = values_->mutable_data() + slot * output_width_;
-      const int w = output_width_;
-      ConvertFixedValues(conversion_, in, physical_width_, non_null, out, w);
-      SpreadValues(out, w, validity, slot, count, non_null);
-      return Status::OK();
-    }
     case Conversion::kByteArray:
     case Conversion::kByteArrayDecimal:
       return DecodeByteArrays(slot, count, non_null, validity);
-    case Conversion::kDiscard:
-      return Status::OK();
     case Conversion::kByteArrayDictionary:
     case Conversion::kByteArrayView:
       return Status::NotImplemented("dictionary and view outputs are not offered inside nested fields");
+    default:  // kDiscard: no values are read
+      return Status::OK();
   }
-  return Status::OK();
 }
 
 Status NestedLeafReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity) {
-  STRATA_RETURN_NOT_OK(views_.ReserveScratch(non_null * static_cast<int64_t>(sizeof(ByteArrayView))));
-  auto* views = views_.mutable_data_as<ByteArrayView>();
-  STRATA_RETURN_NOT_OK(decoder_->DecodeViews(views, non_null));
-  if (conversion_ == Conversion::kByteArrayDecimal) {
-    return ConvertByteArrayDecimals(views, validity, slot, count, values_->mutable_data() + slot * output_width_,
-                                    output_width_, *output_type_);
-  }
   int64_t total = 0;
-  for (int64_t i = 0; i < non_null; ++i) total += views[i].length;
+  STRATA_ASSIGN_OR_RETURN(const ByteArrayView* views, leaf_.DecodeByteArrays(&views_, values_->mutable_data(), slot,
+                                                                             count, non_null, validity, &total));
+  if (conversion_ == Conversion::kByteArrayDecimal) return Status::OK();
   const int64_t needed = data_->size() + total;
   if (!large_offsets_ && needed > std::numeric_limits<int32_t>::max()) {
-    return Status::LimitExceeded("{} bytes of values in one batch overflow 32-bit offsets; read fewer batch_rows",
-                                 needed);
+    return Status::LimitExceeded(
+        "{} bytes of values in one batch overflow 32-bit offsets (the chunk's metadata did not tell); read with "
+        "large_binary or fewer batch_rows",
+        needed);
   }
   if (data_->size() == 0 && needed > data_->capacity()) {
     // The batch's first bytes: this range exactly, and the bound of what the batch takes later

@@ -11,12 +11,20 @@
 #include "strata/array/array_data.h"
 #include "strata/parquet/encoding/dictionary.h"
 #include "strata/parquet/encoding/level_decoder.h"
+#include "strata/parquet/leaf_decoder.h"
 #include "strata/parquet/page_reader.h"
 #include "strata/parquet/schema.h"
 #include "strata/parquet/value_conversion.h"
 #include "strata/parquet/value_decoder.h"
 
 namespace strata::parquet {
+
+// Whether a BYTE_ARRAY chunk's values may pass 2 GiB (32-bit offsets could overflow): by
+// SizeStatistics' exact count when written, else by the chunk's uncompressed size, which
+// bounds the values of PLAIN and DELTA_LENGTH_BYTE_ARRAY pages. A chunk without SizeStatistics
+// whose dictionary or front coding may expand past that size is judged by it all the same;
+// one that then overflows fails, naming large_binary.
+bool ValuesMayPassTwoGiB(const ColumnMetaData& metadata);
 
 class NestedLeafReader {
  public:
@@ -79,7 +87,7 @@ class NestedLeafReader {
   const ColumnMetaData& metadata_;
   int64_t rows_in_chunk_;
   int16_t slot_def_;
-  TypePtr output_type_;
+  TypePtr output_type_;  // for a decimal read as text: the raw bytes' type (leaf_.decimal_text() makes the text)
   std::unique_ptr<PageReader> pages_;
   MemoryPool* pool_;
   Conversion conversion_ = Conversion::kCopy;
@@ -90,6 +98,9 @@ class NestedLeafReader {
   double levels_per_row_ = 1;          // from metadata, to pre-size a batch
   double bytes_per_level_ = 0;         // variable-length data, from metadata
   int64_t rows_started_in_chunk_ = 0;  // rows whose first level has been read
+  // A page with levels has been loaded: a later v1 page may continue its last row (older
+  // writers cut pages by value count), the chunk's first may not.
+  bool levels_loaded_ = false;
   int64_t levels_taken_ = 0;           // levels of the batches returned
   int64_t bytes_taken_ = 0;            // their values' bytes
   int64_t exact_chunk_bytes_ = -1;     // SizeStatistics' unencoded byte-array bytes, when written
@@ -116,9 +127,6 @@ class NestedLeafReader {
   LevelDecoder repetition_decoder_;
   ResizableBuffer page_def_;
   ResizableBuffer page_rep_;
-  std::unique_ptr<Dictionary> dictionary_;
-  std::unique_ptr<ValueDecoder> decoders_[11];  // by Encoding value, made on first use
-  ValueDecoder* decoder_ = nullptr;
 
   // The batch: levels (scratch, reused) and the values array being built (new buffers).
   ResizableBuffer batch_def_;
@@ -130,8 +138,9 @@ class NestedLeafReader {
   std::shared_ptr<ResizableBuffer> values_;
   std::shared_ptr<ResizableBuffer> data_;
   ArrayDataPtr values_array_;
-  ResizableBuffer scratch_;  // physical values before conversion
-  ResizableBuffer views_;    // byte-array views
+  // The dictionary, value decoders and conversions, shared with the flat column reader.
+  LeafDecoder leaf_;
+  ResizableBuffer views_;  // byte-array views
 };
 
 }  // namespace strata::parquet

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "strata/array/bitmap.h"
+#include "strata/types/month_day_nano.h"
 
 namespace strata::parquet {
 namespace {
@@ -159,6 +160,35 @@ Status PhysicalValueGatherer::GatherByteArrays(const ArrayData& values, int64_t 
   return Status::OK();
 }
 
+Status PhysicalValueGatherer::GatherIntervals(const ArrayData& values, int64_t begin, int64_t end,
+                                              GatheredValues* out) {
+  // INTERVAL holds unsigned 32-bit months, days and milliseconds: a value it cannot hold
+  // exactly fails the write (rounding nanoseconds or dropping a sign would change it).
+  constexpr int64_t kNanosPerMilli = 1000000;
+  const uint8_t* in = values.buffers[1]->data() + values.offset * kMonthDayNanoBytes;
+  const uint8_t* validity = values.null_count == 0 ? nullptr : values.validity_data();
+  uint8_t* dst = scratch_.mutable_data();
+  int64_t count = 0;
+  for (int64_t i = begin; i < end; ++i) {
+    if (validity != nullptr && !bitmap::GetBit(validity, values.offset + i)) continue;
+    const MonthDayNano v = LoadMonthDayNano(in + i * kMonthDayNanoBytes);
+    if (v.months < 0 || v.days < 0 || v.nanoseconds < 0 || v.nanoseconds % kNanosPerMilli != 0 ||
+        v.nanoseconds / kNanosPerMilli > UINT32_MAX) {
+      return Status::Invalid(
+          "column '{}': the value at index {} (months {}, days {}, nanoseconds {}) cannot be written as a Parquet INTERVAL, "
+          "which holds non-negative months and days and a whole number of milliseconds up to {}",
+          column_.dotted_path, i, v.months, v.days, v.nanoseconds, UINT32_MAX);
+    }
+    const uint32_t parts[3] = {static_cast<uint32_t>(v.months), static_cast<uint32_t>(v.days),
+                               static_cast<uint32_t>(v.nanoseconds / kNanosPerMilli)};
+    std::memcpy(dst + count * 12, parts, sizeof(parts));
+    ++count;
+  }
+  out->count = count;
+  out->fixed = dst;
+  return Status::OK();
+}
+
 Status PhysicalValueGatherer::Gather(const ArrayData& values, int64_t begin, int64_t end, GatheredValues* out) {
   *out = GatheredValues{};
   if (begin >= end) return Status::OK();
@@ -268,6 +298,7 @@ Status PhysicalValueGatherer::Gather(const ArrayData& values, int64_t begin, int
       out->fixed = dst;
       return Status::OK();
     }
+    case PhysicalConversion::kIntervalToFixed: return GatherIntervals(values, begin, end, out);
     default:
       return Status::Invalid("column '{}': no conversion for {}", column_.dotted_path, values.type->ToString());
   }

@@ -50,6 +50,8 @@ class PhysicalValueGatherer {
   Status GatherByteArrays(const ArrayData& values, int64_t begin, int64_t end, GatheredValues* out);
   Status GatherBooleans(const ArrayData& values, int64_t begin, int64_t end, GatheredValues* out);
   void GatherFixedBytes(const ArrayData& values, int64_t begin, int64_t end, int width, GatheredValues* out);
+  // month_day_nano -> INTERVAL (kIntervalToFixed); Invalid for a value INTERVAL cannot hold.
+  Status GatherIntervals(const ArrayData& values, int64_t begin, int64_t end, GatheredValues* out);
 
   const WriterColumn& column_;
   int value_width_ = 0;

@@ -2,10 +2,16 @@
 // builder (no file from another project is committed): each case reads to its values.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "strata/array/pretty_print.h"
+#include "strata/array/validate.h"
 #include "strata/parquet/file_reader.h"
+#include "strata/parquet/nested_leaf_reader.h"
+#include "strata/parquet/testing/random_arrays.h"
+#include "strata/parquet/writer_test_util.h"
 #include "strata/parquet/testing/file_builder.h"
 #include "strata/testing/test_data.h"
 
@@ -113,6 +119,171 @@ TEST(ReaderCompletenessTest, Int96OutsideNanosecondsFailsOrReadsAtACoarserUnit) 
   EXPECT_EQ(nanos.Value(0), int64_t{1704141296123456} * 1000);
   // 9999-12-31 wraps, as the contract says (and as DuckDB's reading does not).
   EXPECT_EQ(static_cast<uint64_t>(nanos.Value(2)), uint64_t{253402225200000000} * 1000);
+}
+
+// Older writers (parquet-mr before page-index support, Impala) cut v1 data pages by value
+// count, so a list row's elements may continue on the next page. Such rows read whole, in
+// batches of any size, through every codec and value encoding the builder writes.
+std::optional<std::vector<std::optional<int64_t>>> ListRow(int64_t row) {
+  if (row % 11 == 0) return std::nullopt;
+  std::vector<std::optional<int64_t>> elements;
+  for (int64_t j = 0; j < row % 6; ++j) {
+    elements.push_back((row + j) % 5 == 0 ? std::nullopt : std::optional<int64_t>(row * 10 + j));
+  }
+  return elements;
+}
+
+std::string ListRowText(int64_t row, bool strings) {
+  const auto elements = ListRow(row);
+  if (!elements) return "null";
+  std::string out = "[";
+  for (size_t j = 0; j < elements->size(); ++j) {
+    if (j) out += ", ";
+    const auto& e = (*elements)[j];
+    out += !e ? "null" : strings ? "\"s" + std::to_string(*e) + "\"" : std::to_string(*e);
+  }
+  return out + "]";
+}
+
+TEST(ReaderCompletenessTest, ListRowsContinuingOnTheNextPageRead) {
+  constexpr int64_t kRows = 3000;
+  std::vector<std::optional<std::vector<std::optional<int64_t>>>> ints;
+  std::vector<std::optional<std::vector<std::optional<std::string>>>> strings;
+  for (int64_t r = 0; r < kRows; ++r) {
+    ints.push_back(ListRow(r));
+    if (!ints.back()) {
+      strings.emplace_back(std::nullopt);
+      continue;
+    }
+    strings.emplace_back(std::vector<std::optional<std::string>>{});
+    for (const auto& e : *ints.back()) {
+      strings.back()->push_back(e ? std::optional<std::string>("s" + std::to_string(*e)) : std::nullopt);
+    }
+  }
+  for (const bool as_strings : {false, true}) {
+    const pt::ColumnValues values = as_strings ? pt::ColumnValues::ListOf(PhysicalType::kByteArray, strings)
+                                               : pt::ColumnValues::ListOf(PhysicalType::kInt64, ints);
+    const auto& rep = values.repetition_levels();
+    // Two row groups, split at the start of row 1500.
+    int64_t split = 0;
+    for (int64_t rows = 0; split < values.num_rows(); ++split) {
+      if (rep[static_cast<size_t>(split)] == 0 && rows++ == 1500) break;
+    }
+    for (const int64_t entries_per_page : {7, 500}) {
+      // The test means something only if some page begins inside a row.
+      int64_t pages_inside_a_row = 0;
+      for (int64_t begin : {int64_t{0}, split}) {
+        const int64_t end = begin == 0 ? split : values.num_rows();
+        for (int64_t e = begin + entries_per_page; e < end; e += entries_per_page) {
+          pages_inside_a_row += rep[static_cast<size_t>(e)] != 0;
+        }
+      }
+      ASSERT_GT(pages_inside_a_row, 0);
+      for (const auto encoding : {Encoding::kPlain, Encoding::kRleDictionary}) {
+        for (const auto codec : {codec::CompressionCodec::kUncompressed, codec::CompressionCodec::kSnappy}) {
+          pt::ColumnOptions column;
+          column.name = "l";
+          column.list = true;
+          column.physical_type = as_strings ? PhysicalType::kByteArray : PhysicalType::kInt64;
+          if (as_strings) column.logical_type = pt::StringLogicalType();
+          column.encoding = encoding;
+          column.codec = codec;
+          column.rows_per_page = entries_per_page;
+          auto builder = pt::TestFileBuilder::Make({column});
+          ASSERT_TRUE(builder.ok()) << builder.status().ToString();
+          ASSERT_TRUE((*builder)->AddRowGroup({values}, 0, split).ok());
+          auto added = (*builder)->AddRowGroup({values}, split, values.num_rows());
+          ASSERT_TRUE(added.ok()) << added.ToString();
+          auto file = (*builder)->Finish();
+          ASSERT_TRUE(file.ok()) << file.status().ToString();
+          const std::string where = std::string(as_strings ? "strings" : "ints") + ", " +
+                                    std::to_string(entries_per_page) + " entries a page, " +
+                                    std::string(EncodingName(encoding)) + ", " +
+                                    std::string(codec::CodecName(codec));
+          for (const int64_t batch_rows : {int64_t{1} << 16, int64_t{1000}, int64_t{3}, int64_t{1}}) {
+            auto reader = FileReader::Open(MakeBufferSource(*file, "old_writer_lists.parquet"), SystemMemoryPool());
+            ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+            BatchReadOptions options;
+            options.batch_rows = batch_rows;
+            auto batches = (*reader)->ReadBatches(options);
+            ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+            int64_t row = 0;
+            while (true) {
+              auto batch = (*batches)->Next();
+              ASSERT_TRUE(batch.ok()) << where << ", batches of " << batch_rows << ": " << batch.status().ToString();
+              if (!*batch) break;
+              const Array& column_read = (*batch)->column(0);
+              for (int64_t i = 0; i < column_read.length(); ++i, ++row) {
+                const std::string printed = PrettyPrint(column_read.Slice(i, 1));
+                ASSERT_EQ(printed.substr(1, printed.size() - 2), ListRowText(row, as_strings))
+                    << where << ", batches of " << batch_rows << ", row " << row;
+              }
+            }
+            ASSERT_EQ(row, kRows) << where << ", batches of " << batch_rows;
+          }
+        }
+      }
+    }
+  }
+}
+
+// A nested batch cannot be cut short at 2 GiB as a flat one is, so nested string and binary
+// leaves take 64-bit offsets when the chunk's metadata says their values may pass it, or with
+// large_binary; the types above them follow (list, map, struct), and the values are the same.
+TEST(ReaderCompletenessTest, NestedLeavesTakeLargeOffsets) {
+  auto schema = std::make_shared<Schema>(std::vector<FieldPtr>{
+      std::make_shared<Field>("m", map(utf8(), utf8())),
+      std::make_shared<Field>("s", struct_({std::make_shared<Field>("a", list(utf8())),
+                                            std::make_shared<Field>("b", int32())})),
+      std::make_shared<Field>("l", large_list(binary())),
+  });
+  auto batch = pt::RandomBatch(schema, 3000, 17, SystemMemoryPool());
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  auto file = pt::WriteToBuffer(schema, {*batch}, WriterOptions{}, SystemMemoryPool());
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  auto small = pt::ReadBuffer(*file, SystemMemoryPool());
+  ASSERT_TRUE(small.ok()) << small.status().ToString();
+  EXPECT_EQ((*small)->schema()->field(0)->type()->ToString(), schema->field(0)->type()->ToString());
+  BatchReadOptions options;
+  options.large_binary = true;
+  auto large = pt::ReadBuffer(*file, SystemMemoryPool(), options);
+  ASSERT_TRUE(large.ok()) << large.status().ToString();
+  // The same types with every string and binary leaf made large.
+  auto made_large = [](std::string type) {
+    for (const char* name : {"string", "binary"}) {
+      for (size_t at = type.find(name); at != std::string::npos; at = type.find(name, at + 6 + 6)) {
+        type.insert(at, "large_");
+      }
+    }
+    return type;
+  };
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_EQ((*large)->schema()->field(c)->type()->ToString(),
+              made_large((*small)->schema()->field(c)->type()->ToString()));
+  }
+  EXPECT_EQ((*large)->schema()->field(0)->type()->ToString(), "map<large_string, large_string>");
+  PrettyPrintOptions all;
+  all.max_rows = 0;
+  for (int c = 0; c < 3; ++c) {
+    for (const Array& chunk : (*large)->column(c)->chunks()) {
+      auto valid = ValidateFull(*chunk.data());
+      EXPECT_TRUE(valid.ok()) << valid.ToString();
+    }
+    EXPECT_EQ(PrettyPrint(*(*large)->column(c), all), PrettyPrint(*(*small)->column(c), all)) << c;
+  }
+
+  // The metadata's judgement: SizeStatistics' exact bytes, else the uncompressed size.
+  ColumnMetaData meta;
+  meta.type = PhysicalType::kByteArray;
+  meta.total_uncompressed_size = int64_t{3} << 30;
+  EXPECT_TRUE(ValuesMayPassTwoGiB(meta));
+  meta.size_statistics = SizeStatistics{};
+  meta.size_statistics->unencoded_byte_array_data_bytes = int64_t{1} << 30;
+  EXPECT_FALSE(ValuesMayPassTwoGiB(meta));
+  meta.size_statistics->unencoded_byte_array_data_bytes = (int64_t{1} << 31);
+  EXPECT_TRUE(ValuesMayPassTwoGiB(meta));
+  meta.type = PhysicalType::kInt64;
+  EXPECT_FALSE(ValuesMayPassTwoGiB(meta));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,13 @@ struct PageReadOptions {
   // page, so memory stays at one page rather than the whole chunk.
   int64_t whole_chunk_read_limit = 8 << 20;
   // A page whose header declares more than this (compressed or uncompressed) is refused
-  // before anything is allocated for it.
-  int64_t max_page_bytes = int64_t{1} << 30;
+  // before anything is allocated for it. By default only the format's own bound (page sizes
+  // are 32-bit): a hostile header cannot make the reader allocate much regardless, since its
+  // compressed bytes must lie within the column chunk and its uncompressed size within what
+  // the codec can expand them to (PageReader checks both), and a limit on the memory pool
+  // refuses whatever else the user will not hold. Valid files with pages past 1 GiB exist
+  // (large strings in a map): a fixed lower limit would refuse them.
+  int64_t max_page_bytes = std::numeric_limits<int32_t>::max();
   // A page header larger than this is refused (statistics can make headers large, not this).
   int64_t max_page_header_bytes = 16 << 20;
   // PLAIN data pages whose values exceed `stream_window_bytes` are decoded through a window of

@@ -193,6 +193,49 @@ Result<AssemblyPlan> AssemblyPlan::Make(const SchemaDescriptor& descriptor, int 
   return plan;
 }
 
+bool AssemblyPlan::UseLargeOffsets(int leaf) {
+  if (leaf < 0 || leaf >= num_leaves() || !has_leaf_node(leaf)) return false;
+  const int target = leaf_nodes_[static_cast<size_t>(leaf)];
+  std::vector<int> parent(nodes_.size(), -1);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    for (int child : nodes_[i].children) parent[static_cast<size_t>(child)] = static_cast<int>(i);
+  }
+  for (int up = parent[static_cast<size_t>(target)]; up >= 0; up = parent[static_cast<size_t>(up)]) {
+    if (nodes_[static_cast<size_t>(up)].kind == AssemblyNode::Kind::kVariant) return false;  // storage stays binary
+  }
+  TypePtr& type = nodes_[static_cast<size_t>(target)].type;
+  if (type->id() == TypeId::kString) {
+    type = large_utf8();
+  } else if (type->id() == TypeId::kBinary) {
+    type = large_binary();
+  } else {
+    return false;
+  }
+  // Each ancestor takes its children's new types (fields keep their names, nullability and
+  // metadata).
+  for (int node = parent[static_cast<size_t>(target)]; node >= 0; node = parent[static_cast<size_t>(node)]) {
+    AssemblyNode& n = nodes_[static_cast<size_t>(node)];
+    const TypePtr& old_type = n.type;
+    std::vector<FieldPtr> fields = old_type->fields();
+    for (size_t c = 0; c < n.children.size() && c < fields.size(); ++c) {
+      const TypePtr& child_type = nodes_[static_cast<size_t>(n.children[c])].type;
+      if (fields[c]->type() != child_type) fields[c] = fields[c]->WithType(child_type);
+    }
+    switch (old_type->id()) {
+      case TypeId::kStruct: n.type = struct_(std::move(fields)); break;
+      case TypeId::kList: n.type = list(fields[0]); break;
+      case TypeId::kLargeList: n.type = large_list(fields[0]); break;
+      case TypeId::kMap: {
+        auto map_type = MakeMap(fields[0], old_type->keys_sorted());
+        if (map_type.ok()) n.type = *map_type;  // the entries keep a non-null key: cannot fail
+        break;
+      }
+      default: break;
+    }
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Assembly.
 

@@ -58,6 +58,11 @@ class AssemblyPlan {
   // (LIST and MAP with their backward-compatibility forms, unannotated repeated fields).
   static Result<AssemblyPlan> Make(const SchemaDescriptor& descriptor, int field);
 
+  // Leaf `leaf` (a string or binary leaf outside any VARIANT) reads with 64-bit offsets: its
+  // type becomes large_string / large_binary, and the types of the nodes above it follow.
+  // False, changing nothing, for any other leaf.
+  bool UseLargeOffsets(int leaf);
+
   const std::vector<AssemblyNode>& nodes() const { return nodes_; }
   const AssemblyNode& root() const { return nodes_[0]; }
   int num_leaves() const { return static_cast<int>(leaf_nodes_.size()); }

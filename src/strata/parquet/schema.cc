@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "strata/parquet/decimal_text.h"
+#include "strata/parquet/geoarrow_metadata.h"
 #include "strata/parquet/variant_column.h"
 #include "strata/variant/variant_extension.h"
 
@@ -39,6 +41,22 @@ Result<TypePtr> IntegerType(int bit_width, bool is_signed) {
   return Status::Corrupt("INTEGER logical type with bit width {}", bit_width);
 }
 
+// The metadata a leaf's field carries because of its logical type (ColumnDescriptor::field_metadata).
+KeyValueMetadata LeafFieldMetadata(const SchemaElement& e, const DataType& type,
+                                   const std::vector<KeyValue>* file_key_values) {
+  if (e.logical_type && IsGeospatial(*e.logical_type) && type.id() == TypeId::kBinary) {
+    return WithGeoArrowExtension({}, *e.logical_type, file_key_values);
+  }
+  // The same rule as LeafValueType: the logical type's parameters when it is DECIMAL.
+  const bool logical = e.logical_type && e.logical_type->kind == LogicalType::Kind::kDecimal;
+  if ((logical || e.converted_type == ConvertedType::kDecimal) && type.id() == TypeId::kString) {
+    return KeyValueMetadata({{std::string(kDecimalTextMetadataKey),
+                              fmt::format("decimal({}, {})", logical ? e.logical_type->precision : e.precision.value_or(0),
+                                          logical ? e.logical_type->scale : e.scale.value_or(0))}});
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<TypePtr> LeafValueType(const SchemaElement& e, const SchemaOptions& options) {
@@ -49,12 +67,26 @@ Result<TypePtr> LeafValueType(const SchemaElement& e, const SchemaOptions& optio
   const auto converted = e.converted_type;
   auto has_converted = [&](ConvertedType c) { return converted && *converted == c; };
 
+  // INTERVAL has no logical type; parquet-mr writes UNKNOWN (NullType) beside it, which must not
+  // turn its values into nulls. A recognised logical type of another kind decides instead.
+  const bool interval_logical = kind == LogicalType::Kind::kUnrecognized || kind == LogicalType::Kind::kNull;
+  if (physical == PhysicalType::kFixedLenByteArray && has_converted(ConvertedType::kInterval) && interval_logical) {
+    if (e.type_length.value_or(-1) != 12) {
+      return Status::Corrupt("INTERVAL column '{}' has type_length {}, not 12", e.name, e.type_length.value_or(-1));
+    }
+    return month_day_nano_interval();
+  }
   if (kind == LogicalType::Kind::kNull) return null();
   const bool is_decimal = kind == LogicalType::Kind::kDecimal || has_converted(ConvertedType::kDecimal);
   if (is_decimal && physical != PhysicalType::kBoolean && physical != PhysicalType::kFloat &&
       physical != PhysicalType::kDouble && physical != PhysicalType::kInt96) {
     const int32_t precision = kind == LogicalType::Kind::kDecimal ? logical->precision : e.precision.value_or(0);
     const int32_t scale = kind == LogicalType::Kind::kDecimal ? logical->scale : e.scale.value_or(0);
+    if (precision > kMaxDecimal256Precision &&
+        (physical == PhysicalType::kByteArray || physical == PhysicalType::kFixedLenByteArray) && scale >= 0 &&
+        scale <= precision) {
+      return utf8();  // wider than decimal256: exact text (decimal_text.h)
+    }
     return DecimalType(e, precision, scale);
   }
 
@@ -122,13 +154,15 @@ Result<TypePtr> LeafValueType(const SchemaElement& e, const SchemaOptions& optio
 }
 
 Result<std::shared_ptr<SchemaDescriptor>> SchemaDescriptor::Make(const std::vector<SchemaElement>& elements,
-                                                                 const SchemaOptions& options) {
+                                                                 const SchemaOptions& options,
+                                                                 const std::vector<KeyValue>* file_key_values) {
   auto descriptor = std::shared_ptr<SchemaDescriptor>(new SchemaDescriptor());
-  STRATA_RETURN_NOT_OK(descriptor->Build(elements, options));
+  STRATA_RETURN_NOT_OK(descriptor->Build(elements, options, file_key_values));
   return descriptor;
 }
 
-Status SchemaDescriptor::Build(const std::vector<SchemaElement>& elements, const SchemaOptions& options) {
+Status SchemaDescriptor::Build(const std::vector<SchemaElement>& elements, const SchemaOptions& options,
+                               const std::vector<KeyValue>* file_key_values) {
   if (elements.empty()) return Status::Corrupt("the schema is empty (no root element)");
   const SchemaElement* root_element = &elements[0];
   if (root_element->type) {
@@ -210,6 +244,7 @@ Status SchemaDescriptor::Build(const std::vector<SchemaElement>& elements, const
       if (!type.ok()) return type.status().WithContext(fmt::format("column '{}'", column.dotted_path));
       column.type = *type;
       column.int96_wrap = options.int96_wrap;
+      column.field_metadata = LeafFieldMetadata(e, *column.type, file_key_values);
       columns_.push_back(std::move(column));
     }
   }
@@ -276,7 +311,9 @@ Result<FieldPtr> SchemaDescriptor::MakeField(int node_index, bool variant_storag
   };
 
   if (n.is_leaf()) {
-    const TypePtr& type = columns_[static_cast<size_t>(n.leaf_index)].type;
+    const ColumnDescriptor& column = columns_[static_cast<size_t>(n.leaf_index)];
+    const TypePtr& type = column.type;
+    for (const auto& [key, value] : column.field_metadata.pairs()) metadata.Set(key, value);
     if (repetition == FieldRepetitionType::kRepeated) return wrap_repeated(type);
     return field(e.name, type, nullable, metadata);
   }
@@ -398,7 +435,8 @@ int64_t SchemaDescriptor::heap_bytes() const {
   int64_t bytes = vector_bytes(nodes_) + vector_bytes(columns_) + vector_bytes(field_first_column_);
   for (const SchemaNode& n : nodes_) bytes += vector_bytes(n.children);
   for (const ColumnDescriptor& c : columns_) {
-    bytes += vector_bytes(c.path) + HeapBytes(c.dotted_path);
+    bytes += vector_bytes(c.path) + HeapBytes(c.dotted_path) + vector_bytes(c.field_metadata.pairs());
+    for (const auto& [key, value] : c.field_metadata.pairs()) bytes += HeapBytes(key) + HeapBytes(value);
     for (const std::string& part : c.path) bytes += HeapBytes(part);
   }
   if (untyped_root_) bytes += static_cast<int64_t>(sizeof(SchemaElement)) + HeapBytes(untyped_root_->name);

@@ -50,15 +50,22 @@ struct ColumnDescriptor {
   const SchemaElement* element = nullptr;
   TypePtr type;  // the strata type values decode to (logical and converted types applied)
   bool int96_wrap = false;  // SchemaOptions::int96_wrap
+  // Metadata the leaf's field carries besides its field id: the geoarrow.wkb extension of a
+  // GEOMETRY or GEOGRAPHY column (geoarrow_metadata.h), or the original type of a decimal read
+  // as text (kDecimalTextMetadataKey). Empty for most columns.
+  KeyValueMetadata field_metadata;
 };
 
 class SchemaDescriptor {
  public:
   // Builds the tree from a footer's schema list; Corrupt when the list is malformed (child counts
   // that run past the end, leaves without a physical type, a root with a physical type, excessive
-  // depth). `elements` must outlive the descriptor.
+  // depth). `elements` must outlive the descriptor. `file_key_values` (the footer's key-value
+  // metadata, may be null; read during the call only) resolves the "projjson:<key>" crs of
+  // geospatial columns.
   static Result<std::shared_ptr<SchemaDescriptor>> Make(const std::vector<SchemaElement>& elements,
-                                                        const SchemaOptions& options = {});
+                                                        const SchemaOptions& options = {},
+                                                        const std::vector<KeyValue>* file_key_values = nullptr);
 
   int num_columns() const { return static_cast<int>(columns_.size()); }
   const ColumnDescriptor& column(int i) const { return columns_[static_cast<size_t>(i)]; }
@@ -94,7 +101,8 @@ class SchemaDescriptor {
   int64_t heap_bytes() const;
 
  private:
-  Status Build(const std::vector<SchemaElement>& elements, const SchemaOptions& options);
+  Status Build(const std::vector<SchemaElement>& elements, const SchemaOptions& options,
+               const std::vector<KeyValue>* file_key_values);
   const std::vector<int>& root_children() const { return nodes_[0].children; }
   // `variant_storage`: a VARIANT group at `node_index` maps to its storage struct.
   Result<FieldPtr> MakeField(int node_index, bool variant_storage = false) const;

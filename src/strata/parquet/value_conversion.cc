@@ -1,8 +1,11 @@
 #include "strata/parquet/value_conversion.h"
 
+#include <climits>
 #include <cstring>
 
+#include "strata/parquet/decimal_text.h"
 #include "strata/parquet/value_decoder.h"
+#include "strata/types/month_day_nano.h"
 
 namespace strata::parquet {
 namespace {
@@ -28,6 +31,14 @@ Result<ValueConversion> ChooseValueConversion(const ColumnDescriptor& column, co
   const int physical_width = PhysicalValueWidth(column.physical_type, column.type_length);
   const int output_width = output.byte_width();
   if (out == TypeId::kNull) return ValueConversion::kDiscard;
+  if (IsDecimalTextColumn(column)) {
+    // Text in utf8; the readers decode the raw bytes as binary or fixed_size_binary first.
+    if (out == TypeId::kString) return ValueConversion::kDecimalText;
+    if (is_string(out)) {
+      return Status::NotImplemented("column '{}': decimal text values cannot be read as {}", column.dotted_path,
+                                    output.ToString());
+    }
+  }
   ValueConversion conversion = ValueConversion::kCopy;
   switch (column.physical_type) {
     case PhysicalType::kBoolean:
@@ -49,6 +60,13 @@ Result<ValueConversion> ChooseValueConversion(const ColumnDescriptor& column, co
       conversion = is_decimal(out) ? ValueConversion::kByteArrayDecimal : ValueConversion::kByteArray;
       break;
     case PhysicalType::kFixedLenByteArray:
+      if (out == TypeId::kIntervalMonthDayNano) {
+        if (physical_width != kParquetIntervalBytes) {
+          return Status::Corrupt("column '{}': INTERVAL values are {} bytes, not {}", column.dotted_path,
+                                 physical_width, kParquetIntervalBytes);
+        }
+        return ValueConversion::kInterval;
+      }
       conversion = is_decimal(out) ? ValueConversion::kBigEndianDecimal : ValueConversion::kCopy;
       if (conversion == ValueConversion::kBigEndianDecimal && physical_width > output_width) {
         return Status::Corrupt("column '{}': {}-byte decimal values do not fit {}", column.dotted_path,
@@ -139,6 +157,28 @@ Status Int96OutOfRange(const uint8_t* value, ::strata::TimeUnit unit, const std:
       "{}: an INT96 timestamp (Julian day {}) is outside the range of timestamp[{}]; read INT96 as microseconds "
       "or milliseconds (FileReaderOptions::schema.int96_unit, --int96-unit us)",
       where, day, TimeUnitName(unit));
+}
+
+int64_t ConvertIntervals(const uint8_t* in, int64_t count, uint8_t* out) {
+  constexpr int64_t kNanosPerMilli = 1000000;
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t parts[3];  // months, days, milliseconds
+    std::memcpy(parts, in + i * kParquetIntervalBytes, sizeof(parts));
+    if (parts[0] > INT32_MAX || parts[1] > INT32_MAX) return i;
+    const MonthDayNano value{static_cast<int32_t>(parts[0]), static_cast<int32_t>(parts[1]),
+                             int64_t{parts[2]} * kNanosPerMilli};
+    StoreMonthDayNano(value, out + i * kMonthDayNanoBytes);
+  }
+  return -1;
+}
+
+Status IntervalOutOfRange(const uint8_t* value, const std::string& where) {
+  uint32_t parts[3];
+  std::memcpy(parts, value, sizeof(parts));
+  return Status::Invalid(
+      "{}: an INTERVAL value (months {}, days {}, milliseconds {}) does not fit month_day_nano_interval, whose "
+      "months and days are signed 32-bit (at most {})",
+      where, parts[0], parts[1], parts[2], INT32_MAX);
 }
 
 int64_t SlotOfDenseValue(const uint8_t* validity, int64_t slot, int64_t count, int64_t dense) {

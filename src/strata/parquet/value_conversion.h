@@ -19,9 +19,12 @@ enum class ValueConversion {
   kSignExtend,        // INT32/INT64 -> decimal128/decimal256
   kBigEndianDecimal,  // FIXED_LEN_BYTE_ARRAY -> decimal128/decimal256
   kInt96,             // INT96 -> timestamp[ns|us|ms] (ConvertInt96)
+  kInterval,          // FIXED_LEN_BYTE_ARRAY(12) INTERVAL -> month_day_nano_interval (ConvertIntervals)
   kBits,              // BOOLEAN -> boolean
   kByteArray,         // BYTE_ARRAY -> binary/string (32- or 64-bit offsets)
   kByteArrayDecimal,  // BYTE_ARRAY -> decimal
+  kDecimalText,       // BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY decimal above 76 digits -> utf8 text:
+                      // decoded as DecimalTextStorageType, then DecimalTextConverter (decimal_text.h)
   kByteArrayDictionary,  // BYTE_ARRAY -> dictionary<string|binary, int32> (flat reader option)
   kByteArrayView,        // BYTE_ARRAY -> string_view / binary_view (flat reader option)
   kDiscard,           // values decoded and dropped (null-typed columns)
@@ -44,6 +47,14 @@ int64_t ConvertInt96(const uint8_t* in, int64_t count, ::strata::TimeUnit unit, 
 // The error for INT96 value `value` (12 bytes) that does not fit `unit`; `where` names the
 // column and row.
 Status Int96OutOfRange(const uint8_t* value, ::strata::TimeUnit unit, const std::string& where);
+// Parquet INTERVAL values (12 bytes: little-endian unsigned 32-bit months, days, milliseconds)
+// -> 16-byte month_day_nano values (signed 32-bit months and days, nanoseconds = milliseconds
+// * 1,000,000, which always fits). Returns the index of the first value whose months or days
+// exceed INT32_MAX, which stops the conversion, or -1 when every value fits.
+inline constexpr int kParquetIntervalBytes = 12;
+int64_t ConvertIntervals(const uint8_t* in, int64_t count, uint8_t* out);
+// The error for INTERVAL value `value` (12 bytes) that does not fit; `where` names the row.
+Status IntervalOutOfRange(const uint8_t* value, const std::string& where);
 // The slot of the `dense`-th non-null value among slots [slot, slot + count) (validity bits;
 // nullptr: no nulls), for messages.
 int64_t SlotOfDenseValue(const uint8_t* validity, int64_t slot, int64_t count, int64_t dense);

@@ -1,5 +1,7 @@
 #include "strata/parquet/writer_schema.h"
 
+#include "strata/parquet/geoarrow_metadata.h"
+
 #include <algorithm>
 #include <cmath>
 #include <charconv>
@@ -84,6 +86,20 @@ class SchemaMapper {
       return Status::Invalid("field '{}': a struct without fields has no Parquet form", Dotted(path));
     }
     element.num_children = type.num_fields();
+    if (ExtensionName(field) == "arrow.parquet.variant") {
+      // Arrow's variant (struct<metadata: binary not null, value: binary>) is a VARIANT group,
+      // unshredded: its two binary leaves as they are.
+      const bool unshredded = type.num_fields() == 2 && type.field(0)->name() == "metadata" &&
+                              type.field(1)->name() == "value" && !type.field(0)->nullable() &&
+                              is_binary_like(type.field(0)->type()->id()) && is_binary_like(type.field(1)->type()->id());
+      if (!unshredded) {
+        return Status::Invalid("field '{}': a variant is struct<metadata: binary not null, value: binary>, not {}",
+                               Dotted(path), type.ToString());
+      }
+      LogicalType variant = MakeLogical(Kind::kVariant);
+      variant.specification_version = 1;
+      element.logical_type = variant;
+    }
     out_->elements.push_back(std::move(element));
     for (const FieldPtr& child : type.fields()) STRATA_RETURN_NOT_OK(AddField(*child, path, def, rep));
     return Status::OK();
@@ -283,6 +299,13 @@ class SchemaMapper {
         return Status::OK();
       }
       case TypeId::kDuration: set(PhysicalType::kInt64); return Status::OK();
+      case TypeId::kIntervalMonthDayNano:
+        // INTERVAL is a converted type only (LogicalTypes.md has no logical form): no logical
+        // type, as parquet-cpp and DuckDB write it. Its order is undefined, so no min/max.
+        set(PhysicalType::kFixedLenByteArray, std::nullopt, ConvertedType::kInterval);
+        e->type_length = 12;
+        column->conversion = PhysicalConversion::kIntervalToFixed;
+        return Status::OK();
       case TypeId::kString:
       case TypeId::kLargeString:
       case TypeId::kStringView: {
@@ -294,10 +317,13 @@ class SchemaMapper {
       }
       case TypeId::kBinary:
       case TypeId::kLargeBinary:
-      case TypeId::kBinaryView:
-        set(PhysicalType::kByteArray);
+      case TypeId::kBinaryView: {
+        // WKB marked geoarrow.wkb goes back to GEOMETRY or GEOGRAPHY (geoarrow_metadata.h).
+        STRATA_ASSIGN_OR_RETURN(auto geospatial, GeospatialLogicalTypeOf(field));
+        set(PhysicalType::kByteArray, std::move(geospatial));
         column->conversion = PhysicalConversion::kByteArray;
         return Status::OK();
+      }
       case TypeId::kFixedSizeBinary: {
         const bool uuid = ExtensionName(field) == "arrow.uuid" && type.byte_width() == 16;
         set(PhysicalType::kFixedLenByteArray, uuid ? std::optional(MakeLogical(Kind::kUuid)) : std::nullopt);

@@ -31,6 +31,7 @@ enum class PhysicalConversion : uint8_t {
   kDecimalToInt64,  // precision <= 18
   kDecimalToFixed,  // big-endian two's complement of `type_length` bytes
   kTimestampToInt96,
+  kIntervalToFixed, // month_day_nano -> INTERVAL's 12 bytes; refuses what it cannot hold exactly
   kByteArray,       // binary/string (+large, +view) -> BYTE_ARRAY
 };
 

@@ -42,6 +42,7 @@ std::string_view TypeIdName(TypeId id) {
     case TypeId::kTime64: return "time64";
     case TypeId::kTimestamp: return "timestamp";
     case TypeId::kDuration: return "duration";
+    case TypeId::kIntervalMonthDayNano: return "month_day_nano_interval";
     case TypeId::kBinary: return "binary";
     case TypeId::kString: return "string";
     case TypeId::kLargeBinary: return "large_binary";
@@ -81,7 +82,8 @@ int BitWidthOf(TypeId id, const TypeParams& p) {
     case TypeId::kTime64:
     case TypeId::kTimestamp:
     case TypeId::kDuration: return 64;
-    case TypeId::kDecimal128: return 128;
+    case TypeId::kDecimal128:
+    case TypeId::kIntervalMonthDayNano: return 128;
     case TypeId::kDecimal256: return 256;
     case TypeId::kFixedSizeBinary: return p.byte_width * 8;
     case TypeId::kDictionary: return p.index_type ? p.index_type->bit_width() : 0;
@@ -219,6 +221,7 @@ STRATA_SINGLETON_TYPE(large_binary, TypeId::kLargeBinary)
 STRATA_SINGLETON_TYPE(large_utf8, TypeId::kLargeString)
 STRATA_SINGLETON_TYPE(binary_view, TypeId::kBinaryView)
 STRATA_SINGLETON_TYPE(utf8_view, TypeId::kStringView)
+STRATA_SINGLETON_TYPE(month_day_nano_interval, TypeId::kIntervalMonthDayNano)
 #undef STRATA_SINGLETON_TYPE
 
 TypePtr TypeForId(TypeId id) {
@@ -244,6 +247,7 @@ TypePtr TypeForId(TypeId id) {
     case TypeId::kLargeString: return large_utf8();
     case TypeId::kBinaryView: return binary_view();
     case TypeId::kStringView: return utf8_view();
+    case TypeId::kIntervalMonthDayNano: return month_day_nano_interval();
     default: return nullptr;
   }
 }

@@ -35,6 +35,9 @@ enum class TypeId : uint8_t {
   kTime64,     // time of day, int64, unit micro or nano
   kTimestamp,  // int64 since the UNIX epoch in `unit`, optional time zone
   kDuration,   // int64 in `unit`
+  // Arrow's Interval(MONTH_DAY_NANO): 16 bytes per value, int32 months, int32 days, int64
+  // nanoseconds (little-endian). Calendar-relative, so it has no total order.
+  kIntervalMonthDayNano,
   kBinary,
   kString,
   kLargeBinary,
@@ -65,9 +68,11 @@ constexpr bool is_floating(TypeId id) { return id >= TypeId::kFloat16 && id <= T
 constexpr bool is_decimal(TypeId id) { return id == TypeId::kDecimal128 || id == TypeId::kDecimal256; }
 constexpr bool is_temporal(TypeId id) { return id >= TypeId::kDate32 && id <= TypeId::kDuration; }
 // Byte-aligned fixed-width values in buffers[1] (after validity): integers, floats, decimals,
-// date/time/timestamp/duration and fixed_size_binary. Boolean (bit-packed) is not included.
+// date/time/timestamp/duration, month_day_nano intervals and fixed_size_binary. Boolean
+// (bit-packed) is not included.
 constexpr bool is_primitive_fixed_width(TypeId id) {
-  return (id >= TypeId::kInt8 && id <= TypeId::kDuration) || id == TypeId::kFixedSizeBinary;
+  return (id >= TypeId::kInt8 && id <= TypeId::kDuration) || id == TypeId::kIntervalMonthDayNano ||
+         id == TypeId::kFixedSizeBinary;
 }
 // binary and string: int32 offsets + data.
 constexpr bool is_binary_like(TypeId id) { return id == TypeId::kBinary || id == TypeId::kString; }
@@ -187,6 +192,8 @@ TypePtr large_binary();
 TypePtr large_utf8();
 TypePtr binary_view();
 TypePtr utf8_view();
+// Interval(MONTH_DAY_NANO); its values are MonthDayNano (strata/types/month_day_nano.h).
+TypePtr month_day_nano_interval();
 // The singleton for a parameterless id; nullptr for ids that take parameters.
 TypePtr TypeForId(TypeId id);
 

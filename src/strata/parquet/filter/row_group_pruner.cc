@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "strata/expr/range_pruning.h"
+#include "strata/parquet/decimal_text.h"
 #include "strata/parquet/encoding/dictionary.h"
 #include "strata/parquet/page_reader.h"
 
@@ -111,6 +112,13 @@ Result<std::unique_ptr<RowGroupPruner>> RowGroupPruner::Make(const FileReader* f
     if (column < 0 || !kind) {
       status = Status::Invalid("'{}': filter column '{}' is not a leaf column of the file", file->source().name(),
                                leaf.column);
+      return;
+    }
+    if (IsDecimalTextColumn(file->descriptor().column(column))) {
+      // Decimals read as text: statistics, dictionaries and Bloom filters hold the two's
+      // complement bytes, in numeric order, not the text the predicate compares. Rows are
+      // filtered only.
+      pruner->leaves_.emplace(&leaf, LeafColumn{});
       return;
     }
     LeafColumn entry;

@@ -14,6 +14,9 @@ SortOrder ColumnSortOrder(PhysicalType physical, const std::optional<LogicalType
                           std::optional<ConvertedType> converted) {
   // INT96 TYPE_ORDER statistics are to be ignored by readers (parquet.thrift ColumnOrder).
   if (physical == PhysicalType::kInt96) return SortOrder::kUnknown;
+  // INTERVAL's order is undefined (LogicalTypes.md), whatever logical type sits beside it
+  // (parquet-mr writes UNKNOWN, whose own order would be the physical type's).
+  if (converted == ConvertedType::kInterval) return SortOrder::kUnknown;
   if (logical.has_value()) {
     using Kind = LogicalType::Kind;
     switch (logical->kind) {

@@ -25,7 +25,8 @@ enum class SortOrder { kSigned, kUnsigned, kUnknown };
 // two's-complement big-endian for BYTE_ARRAY / FLBA), DATE/TIME/TIMESTAMP, FLOAT16 (compared as
 // half floats); unknown for INT96 and INTERVAL (no statistics written), and for the types the
 // spec leaves undefined (LIST, MAP, VARIANT, GEOMETRY, GEOGRAPHY, logical types this code does
-// not know). The logical type wins over the converted type when both are given.
+// not know). The logical type wins over the converted type when both are given, except that
+// INTERVAL is unknown beside any logical type (parquet-mr pairs it with UNKNOWN).
 SortOrder ColumnSortOrder(PhysicalType physical, const std::optional<LogicalType>& logical,
                           std::optional<ConvertedType> converted);
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -83,6 +84,20 @@ class ColumnValues {
   // naming the first row that differs, when they do not match.
   Status CheckEquals(const Array& actual, int64_t first_row) const;
 
+  // The leaf of a list column (ColumnOptions::list): one entry per level entry, each with its
+  // levels. Repetition 0 starts a row; definition 0 is a null list, 1 an empty list, 2 a null
+  // element, 3 an element (which must be the entry's only valid kind: AppendNull the others).
+  // `rows` is a row's elements, std::nullopt for a null list; an element may be null.
+  template <typename T>
+  static ColumnValues ListOf(PhysicalType type, const std::vector<std::optional<std::vector<std::optional<T>>>>& rows);
+  void SetListLevels(std::vector<int16_t> repetition, std::vector<int16_t> definition) {
+    repetition_levels_ = std::move(repetition);
+    definition_levels_ = std::move(definition);
+  }
+  bool has_list_levels() const { return !repetition_levels_.empty(); }
+  const std::vector<int16_t>& repetition_levels() const { return repetition_levels_; }
+  const std::vector<int16_t>& definition_levels() const { return definition_levels_; }
+
  private:
   PhysicalType type_;
   int32_t type_length_ = 0;
@@ -94,6 +109,38 @@ class ColumnValues {
   // values back to back, with offsets_[row]..offsets_[row + 1].
   std::string bytes_;
   std::vector<int64_t> offsets_;
+  std::vector<int16_t> repetition_levels_, definition_levels_;  // list columns only
 };
+
+template <typename T>
+ColumnValues ColumnValues::ListOf(PhysicalType type,
+                                  const std::vector<std::optional<std::vector<std::optional<T>>>>& rows) {
+  ColumnValues out(type);
+  std::vector<int16_t> repetition, definition;
+  auto entry = [&](int16_t rep, int16_t def) {
+    repetition.push_back(rep);
+    definition.push_back(def);
+  };
+  for (const auto& row : rows) {
+    if (!row || row->empty()) {
+      entry(0, row ? 1 : 0);
+      out.AppendNull();
+      continue;
+    }
+    for (size_t i = 0; i < row->size(); ++i) {
+      const auto& element = (*row)[i];
+      entry(i == 0 ? 0 : 1, element ? 3 : 2);
+      if (!element) {
+        out.AppendNull();
+      } else if constexpr (std::is_arithmetic_v<T>) {
+        out.Append(*element);
+      } else {
+        out.AppendBytes(*element);
+      }
+    }
+  }
+  out.SetListLevels(std::move(repetition), std::move(definition));
+  return out;
+}
 
 }  // namespace strata::parquet::testing

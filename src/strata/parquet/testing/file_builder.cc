@@ -69,6 +69,10 @@ Status ColumnOptions::Validate() const {
   if (rows_per_page < 0 || bytes_per_page <= 0) {
     return Status::Invalid("column '{}': rows_per_page must be >= 0 and bytes_per_page > 0", name);
   }
+  if (list && (page_version != DataPageVersion::kV1 || !optional || size_statistics)) {
+    return Status::Invalid("column '{}': list columns have optional elements, data page v1 and no SizeStatistics",
+                           name);
+  }
   const bool allowed = encoding != Encoding::kPlainDictionary && EncodingAppliesTo(encoding, physical_type);
   if (!allowed) {
     return Status::Invalid("column '{}': {} encoding does not apply to {}", name, encoding_name,
@@ -368,7 +372,15 @@ Status TestFileBuilder::ChunkWriter::WriteDataPage(const ColumnValues& values, i
   }
   const bool v1 = options_.page_version == DataPageVersion::kV1;
   levels_.Clear();
-  if (options_.optional) {
+  if (options_.list) {  // v1: repetition levels (width 1), then definition levels (width 2)
+    for (const auto* levels : {&values.repetition_levels(), &values.definition_levels()}) {
+      const int16_t* first = levels->data() + begin;
+      for (int64_t i = 0; i < rows; ++i) level_bytes_[static_cast<size_t>(i)] = static_cast<uint8_t>(first[i]);
+      RleBitPackedEncoder encoder(pool_, levels == &values.repetition_levels() ? 1 : 2);
+      STRATA_RETURN_NOT_OK(encoder.Put(level_bytes_.data(), rows));
+      STRATA_RETURN_NOT_OK(encoder.FlushTo(&levels_, /*length_prefix=*/true));
+    }
+  } else if (options_.optional) {
     RleBitPackedEncoder encoder(pool_, 1);
     STRATA_RETURN_NOT_OK(encoder.Put(level_bytes_.data(), rows));
     STRATA_RETURN_NOT_OK(encoder.FlushTo(&levels_, /*length_prefix=*/v1));
@@ -416,6 +428,7 @@ Result<ColumnChunk> TestFileBuilder::ChunkWriter::Write(const ColumnValues& valu
   ColumnMetaData meta;
   meta.type = options_.physical_type;
   meta.path_in_schema = {options_.name};
+  if (options_.list) meta.path_in_schema = {options_.name, "list", "element"};
   meta.codec = static_cast<CompressionCodec>(options_.codec);
   meta.num_values = end - begin;
   const int64_t chunk_start = sink->position();
@@ -459,7 +472,9 @@ Result<ColumnChunk> TestFileBuilder::ChunkWriter::Write(const ColumnValues& valu
   // Every encoding in the chunk: the dictionary page's PLAIN, the values', RLE for levels.
   if (options_.encoding == Encoding::kRleDictionary) meta.encodings.push_back(Encoding::kPlain);
   meta.encodings.push_back(options_.encoding);
-  if (options_.optional && options_.encoding != Encoding::kRle) meta.encodings.push_back(Encoding::kRle);
+  if ((options_.optional || options_.list) && options_.encoding != Encoding::kRle) {
+    meta.encodings.push_back(Encoding::kRle);
+  }
   meta.encoding_stats = std::move(page_stats);
   meta.total_uncompressed_size = uncompressed_bytes_;
   meta.total_compressed_size = compressed_bytes_;
@@ -516,8 +531,24 @@ Status TestFileBuilder::Init() {
   metadata_.column_orders = std::vector<ColumnOrder>(columns_.size());
   for (const ColumnOptions& column : columns_) {
     STRATA_RETURN_NOT_OK(column.Validate());
+    if (column.list) {
+      SchemaElement list;
+      list.name = column.name;
+      list.repetition_type = FieldRepetitionType::kOptional;
+      list.num_children = 1;
+      list.converted_type = ConvertedType::kList;
+      LogicalType list_type;
+      list_type.kind = LogicalType::Kind::kList;
+      list.logical_type = list_type;
+      metadata_.schema.push_back(std::move(list));
+      SchemaElement repeated;
+      repeated.name = "list";
+      repeated.repetition_type = FieldRepetitionType::kRepeated;
+      repeated.num_children = 1;
+      metadata_.schema.push_back(std::move(repeated));
+    }
     SchemaElement leaf;
-    leaf.name = column.name;
+    leaf.name = column.list ? "element" : column.name;
     leaf.type = column.physical_type;
     if (column.physical_type == PhysicalType::kFixedLenByteArray) leaf.type_length = column.type_length;
     leaf.repetition_type = column.optional ? FieldRepetitionType::kOptional : FieldRepetitionType::kRequired;
@@ -525,6 +556,7 @@ Status TestFileBuilder::Init() {
       leaf.logical_type = column.logical_type;
       SetConvertedType(*column.logical_type, &leaf);
     }
+    if (column.converted_type) leaf.converted_type = column.converted_type;
     metadata_.schema.push_back(std::move(leaf));
   }
   for (const ColumnOptions& column : columns_) {
@@ -552,12 +584,13 @@ Status TestFileBuilder::AddRowGroup(const std::vector<ColumnValues>& values, int
     if (begin < 0 || begin > end || end > v.num_rows()) {
       return Status::Invalid("rows [{}, {}) of column '{}' with {} rows", begin, end, column.name, v.num_rows());
     }
-    if (!column.optional && v.null_count() > 0) {
+    if (!column.optional && !column.list && v.null_count() > 0) {
       return Status::Invalid("required column '{}' has {} nulls", column.name, v.null_count());
     }
   }
+  STRATA_ASSIGN_OR_RETURN(const int64_t rows, RowsOfRowGroup(values, begin, end));
   RowGroup row_group;
-  row_group.num_rows = end - begin;
+  row_group.num_rows = rows;
   row_group.file_offset = sink_->position();
   row_group.ordinal = static_cast<int16_t>(metadata_.row_groups.size());
   int64_t compressed = 0;
@@ -571,6 +604,43 @@ Status TestFileBuilder::AddRowGroup(const std::vector<ColumnValues>& values, int
   metadata_.num_rows += row_group.num_rows;
   metadata_.row_groups.push_back(std::move(row_group));
   return Status::OK();
+}
+
+Result<int64_t> TestFileBuilder::RowsOfRowGroup(const std::vector<ColumnValues>& values, int64_t begin,
+                                                int64_t end) const {
+  std::optional<int64_t> rows;
+  for (size_t c = 0; c < columns_.size(); ++c) {
+    const ColumnOptions& column = columns_[c];
+    const ColumnValues& v = values[c];
+    int64_t column_rows = end - begin;
+    if (column.list) {
+      const auto& rep = v.repetition_levels();
+      const auto& def = v.definition_levels();
+      if (rep.size() != static_cast<size_t>(v.num_rows()) || def.size() != rep.size()) {
+        return Status::Invalid("list column '{}' needs levels for each of its {} entries", column.name, v.num_rows());
+      }
+      if ((begin < end && rep[static_cast<size_t>(begin)] != 0) ||
+          (end < v.num_rows() && rep[static_cast<size_t>(end)] != 0)) {
+        return Status::Invalid("list column '{}': entries [{}, {}) do not begin and end at rows", column.name, begin,
+                               end);
+      }
+      column_rows = 0;
+      for (int64_t i = begin; i < end; ++i) {
+        const auto index = static_cast<size_t>(i);
+        column_rows += rep[index] == 0;
+        if ((def[index] == 3) != v.IsValid(i) || def[index] > 3 || rep[index] > 1) {
+          return Status::Invalid("list column '{}': entry {} has levels {}/{} and a {} value", column.name, i,
+                                 rep[index], def[index], v.IsValid(i) ? "valid" : "null");
+        }
+      }
+    }
+    if (rows && *rows != column_rows) {
+      return Status::Invalid("column '{}' has {} rows in the row group, another column {}", column.name, column_rows,
+                             *rows);
+    }
+    rows = column_rows;
+  }
+  return rows.value_or(end - begin);
 }
 
 Status TestFileBuilder::AddRowGroups(const std::vector<ColumnValues>& values, int64_t rows_per_row_group) {

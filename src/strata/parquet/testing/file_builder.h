@@ -30,7 +30,18 @@ struct ColumnOptions {
   // The matching converted type is written beside it where one exists (STRING -> UTF8,
   // DATE -> DATE, DECIMAL, INT(n), TIMESTAMP millis/micros), as writers do.
   std::optional<LogicalType> logical_type = std::nullopt;
+  // Written as given, in place of the one logical_type implies: for converted types without a
+  // logical form (INTERVAL), or beside a logical type writers pair them with (parquet-mr's
+  // UNKNOWN beside INTERVAL).
+  std::optional<ConvertedType> converted_type = std::nullopt;
   bool optional = true;
+  // The leaf is the element of a list column `name`: `optional group name (LIST) { repeated
+  // group list { optional element } }` (set `optional`; no size_statistics). Its values
+  // carry their levels (ColumnValues::ListOf), and rows_per_page counts level entries, so a
+  // page may end inside a row as older writers' v1 pages do (data page v1 only: v2 pages
+  // begin at row boundaries). Row-group bounds given to AddRowGroup are entries then, at row
+  // starts.
+  bool list = false;
 
   // The data pages' value encoding. RLE_DICTIONARY writes a PLAIN dictionary page of the
   // chunk's distinct values first; RLE is for BOOLEAN only.
@@ -130,6 +141,8 @@ class TestFileBuilder {
  private:
   TestFileBuilder(std::vector<ColumnOptions> columns, std::unique_ptr<OutputSink> sink, MemoryPool* pool);
   Status Init();
+  // The rows of entries [begin, end), the same in every column (list columns count row starts).
+  Result<int64_t> RowsOfRowGroup(const std::vector<ColumnValues>& values, int64_t begin, int64_t end) const;
   class ChunkWriter;
 
   std::vector<ColumnOptions> columns_;

@@ -98,7 +98,8 @@ std::string LogicalTypeToString(const LogicalType& type) {
     case Kind::kVariant:
       return type.specification_version ? fmt::format("VARIANT({})", static_cast<int>(*type.specification_version))
                                         : "VARIANT";
-    case Kind::kGeometry: return type.crs ? fmt::format("GEOMETRY({})", *type.crs) : "GEOMETRY";
+    // An omitted crs is OGC:CRS84 (Geospatial.md): shown, as GEOGRAPHY shows its defaults.
+    case Kind::kGeometry: return fmt::format("GEOMETRY({})", type.crs.value_or("OGC:CRS84"));
     case Kind::kGeography:
       return fmt::format("GEOGRAPHY({},{})", type.crs.value_or("OGC:CRS84"),
                          EdgeInterpolationAlgorithmName(type.algorithm.value_or(EdgeInterpolationAlgorithm::kSpherical)));

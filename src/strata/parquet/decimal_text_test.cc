@@ -1,0 +1,216 @@
+// Decimals above 76 digits read as their exact text (decimal_text.h): the formatting of any
+// width, and files with FIXED_LEN_BYTE_ARRAY(40) and BYTE_ARRAY columns, flat and in a list.
+#include "strata/parquet/decimal_text.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "strata/parquet/file_reader.h"
+#include "strata/parquet/testing/file_builder.h"
+#include "strata/parquet/writer_test_util.h"
+
+namespace strata::parquet {
+namespace {
+
+namespace pt = strata::parquet::testing;
+
+// Big-endian two's complement of `width` bytes of a decimal integer ("-123", "0", "999...").
+std::string TwosComplement(std::string_view number, int width) {
+  const bool negative = !number.empty() && number[0] == '-';
+  if (negative) number.remove_prefix(1);
+  std::vector<uint8_t> bytes(static_cast<size_t>(width), 0);
+  for (char digit : number) {
+    int carry = digit - '0';
+    for (int i = width - 1; i >= 0; --i) {
+      const int v = bytes[static_cast<size_t>(i)] * 10 + carry;
+      bytes[static_cast<size_t>(i)] = static_cast<uint8_t>(v & 0xff);
+      carry = v >> 8;
+    }
+  }
+  if (negative) {
+    int carry = 1;
+    for (int i = width - 1; i >= 0; --i) {
+      const int v = static_cast<uint8_t>(~bytes[static_cast<size_t>(i)]) + carry;
+      bytes[static_cast<size_t>(i)] = static_cast<uint8_t>(v & 0xff);
+      carry = v >> 8;
+    }
+  }
+  return std::string(bytes.begin(), bytes.end());
+}
+
+std::string Format(const std::string& bytes, int32_t scale) {
+  std::vector<uint32_t> limbs((bytes.size() + 3) / 4 + 1);
+  std::string out(static_cast<size_t>(DecimalTextBound(static_cast<int64_t>(bytes.size()), scale)), '\0');
+  const int64_t n = FormatDecimalText(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                      static_cast<int64_t>(bytes.size()), scale, limbs.data(), out.data());
+  out.resize(static_cast<size_t>(n));
+  return out;
+}
+
+const std::string kNines90(90, '9');
+
+TEST(DecimalTextTest, FormatsAnyWidth) {
+  EXPECT_EQ(Format(TwosComplement("0", 40), 10), "0.0000000000");
+  EXPECT_EQ(Format(TwosComplement("0", 40), 0), "0");
+  EXPECT_EQ(Format("", 2), "0.00");
+  EXPECT_EQ(Format(TwosComplement("123456789000000", 40), 10), "12345.6789000000");
+  EXPECT_EQ(Format(TwosComplement("-123456789000000", 40), 10), "-12345.6789000000");
+  EXPECT_EQ(Format(TwosComplement("1", 40), 3), "0.001");
+  EXPECT_EQ(Format(TwosComplement("-1", 40), 3), "-0.001");
+  EXPECT_EQ(Format(TwosComplement("-1", 1), 0), "-1");
+  EXPECT_EQ(Format(TwosComplement("127", 1), 0), "127");
+  EXPECT_EQ(Format(TwosComplement("-128", 1), 0), "-128");
+  // 10^9 boundaries of the limb division.
+  EXPECT_EQ(Format(TwosComplement("1000000000", 5), 0), "1000000000");
+  EXPECT_EQ(Format(TwosComplement("1000000000000000000", 9), 9), "1000000000.000000000");
+  EXPECT_EQ(Format(TwosComplement(kNines90, 40), 10), std::string(80, '9') + "." + std::string(10, '9'));
+  EXPECT_EQ(Format(TwosComplement("-" + kNines90, 40), 90), "-0." + kNines90);
+  EXPECT_EQ(Format(TwosComplement(kNines90, 40), 0), kNines90);
+  // The most negative 40-byte value: -2^319, whose magnitude needs every bit.
+  EXPECT_EQ(Format(std::string(1, '\x80') + std::string(39, '\0'), 0),
+            "-1067993517960455041197510853084776057301352261178326384973520803911109862890320275011481043468288");
+  // 3 bytes, not a multiple of 4: 0x7fffff.
+  EXPECT_EQ(Format(std::string("\x7f\xff\xff", 3), 2), "83886.07");
+}
+
+struct DecimalCase {
+  PhysicalType physical;
+  int32_t type_length;
+  int32_t precision;
+  int32_t scale;
+};
+
+// Rows: a positive, a negative, zero, a null, the largest and smallest values of the precision.
+TEST(DecimalTextTest, WideDecimalColumnsReadAsText) {
+  for (const DecimalCase& c : {DecimalCase{PhysicalType::kFixedLenByteArray, 40, 90, 10},
+                               DecimalCase{PhysicalType::kByteArray, 0, 90, 10},
+                               DecimalCase{PhysicalType::kFixedLenByteArray, 40, 90, 0},
+                               DecimalCase{PhysicalType::kByteArray, 0, 90, 90},
+                               DecimalCase{PhysicalType::kFixedLenByteArray, 33, 77, 5}}) {
+    SCOPED_TRACE(fmt::format("{} {} decimal({}, {})", PhysicalTypeName(c.physical), c.type_length, c.precision, c.scale));
+    const std::string nines(static_cast<size_t>(c.precision), '9');
+    const std::vector<std::string> numbers = {"123456789000000", "-123456789000000", "0", "0", nines, "-" + nines};
+    const std::vector<bool> valid = {true, true, true, false, true, true};
+    std::vector<std::string> bytes;
+    for (size_t i = 0; i < numbers.size(); ++i) {
+      // BYTE_ARRAY values of varying length: as few bytes as the sign needs, and one value wide.
+      const int width = c.type_length > 0 ? c.type_length : (i == 0 ? 7 : (i == 2 ? 1 : 40));
+      bytes.push_back(TwosComplement(numbers[i], width));
+    }
+    pt::ColumnOptions column;
+    column.name = "d";
+    column.physical_type = c.physical;
+    column.type_length = c.type_length;
+    column.logical_type = pt::DecimalLogicalType(c.precision, c.scale);
+    const pt::ColumnValues values = c.physical == PhysicalType::kByteArray
+                                        ? pt::ColumnValues::ByteArrays(bytes, valid)
+                                        : pt::ColumnValues::FixedLenByteArrays(c.type_length, bytes, valid);
+    auto file = pt::BuildFile({column}, {values}, 4);  // two row groups
+    ASSERT_TRUE(file.ok()) << file.status().ToString();
+    auto reader = FileReader::Open(MakeBufferSource(*file, "wide.parquet"), SystemMemoryPool());
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    const Field& field = *(*reader)->schema()->field(0);
+    EXPECT_EQ(field.type()->id(), TypeId::kString);
+    EXPECT_EQ(field.metadata().Get(kDecimalTextMetadataKey), fmt::format("decimal({}, {})", c.precision, c.scale));
+    auto table = (*reader)->ReadTable();
+    ASSERT_TRUE(table.ok()) << table.status().ToString();
+    std::vector<std::optional<std::string>> texts;
+    for (const Array& chunk : (*table)->column(0)->chunks()) {
+      ASSERT_EQ(chunk.type()->id(), TypeId::kString);
+      for (int64_t i = 0; i < chunk.length(); ++i) {
+        if (chunk.IsNull(i)) texts.emplace_back(std::nullopt);
+        else texts.emplace_back(std::string(StringArray(chunk).GetView(i)));
+      }
+    }
+    auto text = [&](std::string digits) -> std::string {
+      const bool negative = digits[0] == '-';
+      if (negative) digits.erase(0, 1);
+      if (c.scale > 0) {
+        if (static_cast<int32_t>(digits.size()) <= c.scale) {
+          digits = std::string(static_cast<size_t>(c.scale) + 1 - digits.size(), '0') + digits;
+        }
+        digits.insert(digits.size() - static_cast<size_t>(c.scale), ".");
+      }
+      return (negative ? "-" : "") + digits;
+    };
+    const std::vector<std::optional<std::string>> expected = {
+        text(numbers[0]), text(numbers[1]), text("0"), std::nullopt, text(numbers[4]), text(numbers[5])};
+    EXPECT_EQ(texts, expected);
+  }
+}
+
+// The same values as the element of a list column (the nested leaf reader).
+TEST(DecimalTextTest, WideDecimalsInAListReadAsText) {
+  using Row = std::optional<std::vector<std::optional<std::string>>>;
+  const std::vector<Row> rows = {Row({TwosComplement("-5", 40), std::nullopt, TwosComplement(kNines90, 40)}), Row(),
+                                 Row(std::vector<std::optional<std::string>>{}), Row({TwosComplement("42", 3)})};
+  pt::ColumnOptions column;
+  column.name = "l";
+  column.physical_type = PhysicalType::kByteArray;
+  column.logical_type = pt::DecimalLogicalType(90, 2);
+  column.list = true;
+  auto file = pt::BuildFile({column}, {pt::ColumnValues::ListOf<std::string>(PhysicalType::kByteArray, rows)}, 10);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  auto reader = FileReader::Open(MakeBufferSource(*file, "wide_list.parquet"), SystemMemoryPool());
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  const Field& field = *(*reader)->schema()->field(0);
+  ASSERT_EQ(field.type()->id(), TypeId::kList);
+  const Field& element = *field.type()->value_field();
+  EXPECT_EQ(element.type()->id(), TypeId::kString);
+  EXPECT_EQ(element.metadata().Get(kDecimalTextMetadataKey), "decimal(90, 2)");
+  auto table = (*reader)->ReadTable();
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  ASSERT_EQ((*table)->num_rows(), 4);
+  const Array& list = (*table)->column(0)->chunks()[0];
+  const Array values(list.data()->children[0]);
+  ASSERT_EQ(values.length(), 4);
+  StringArray strings(values);
+  EXPECT_EQ(strings.GetView(0), "-0.05");
+  EXPECT_TRUE(values.IsNull(1));
+  EXPECT_EQ(strings.GetView(2), std::string(88, '9') + ".99");
+  EXPECT_EQ(strings.GetView(3), "0.42");
+}
+
+// Precision 76 is still decimal256; its statistics keep pruning numerically.
+TEST(DecimalTextTest, Precision76StaysDecimal256) {
+  pt::ColumnOptions column;
+  column.name = "d";
+  column.physical_type = PhysicalType::kFixedLenByteArray;
+  column.type_length = 32;
+  column.logical_type = pt::DecimalLogicalType(76, 4);
+  auto file = pt::BuildFile(
+      {column}, {pt::ColumnValues::FixedLenByteArrays(32, {TwosComplement("-12345", 32), TwosComplement("1", 32)})}, 10);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  auto reader = FileReader::Open(MakeBufferSource(*file, "d76.parquet"), SystemMemoryPool());
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  const Field& field = *(*reader)->schema()->field(0);
+  EXPECT_EQ(field.type()->id(), TypeId::kDecimal256);
+  EXPECT_FALSE(field.metadata().Get(kDecimalTextMetadataKey).has_value());
+  auto table = (*reader)->ReadTable();
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  EXPECT_EQ((*table)->num_rows(), 2);
+}
+
+// Text of a decimal column is not in the order of its statistics: a filter on it reads rows
+// (no row group is skipped by comparing text with two's complement bytes).
+TEST(DecimalTextTest, StatisticsDoNotPruneTheText) {
+  pt::ColumnOptions column;
+  column.name = "d";
+  column.physical_type = PhysicalType::kFixedLenByteArray;
+  column.type_length = 40;
+  column.logical_type = pt::DecimalLogicalType(90, 0);
+  auto file = pt::BuildFile(
+      {column}, {pt::ColumnValues::FixedLenByteArrays(40, {TwosComplement("-7", 40), TwosComplement("300", 40)})}, 10);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  auto reader = FileReader::Open(MakeBufferSource(*file, "d90.parquet"), SystemMemoryPool());
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  const ColumnDescriptor& descriptor = (*reader)->descriptor().column(0);
+  EXPECT_TRUE(IsDecimalTextColumn(descriptor));
+  EXPECT_EQ(DecimalTextStorageType(descriptor)->ToString(), fixed_size_binary(40)->ToString());
+}
+
+}  // namespace
+}  // namespace strata::parquet
