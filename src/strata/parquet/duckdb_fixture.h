@@ -19,6 +19,28 @@ inline std::filesystem::path SourceRoot() {
   return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().parent_path();
 }
 
+// A fresh folder under the system's temp directory for one test's files, removed with all
+// it holds when the test ends.
+class ScopedTempDir {
+ public:
+  explicit ScopedTempDir(const std::string& prefix)
+      : path_(std::filesystem::temp_directory_path() / (prefix + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScopedTempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  ScopedTempDir(const ScopedTempDir&) = delete;
+  ScopedTempDir& operator=(const ScopedTempDir&) = delete;
+
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
 // True when node and @duckdb/node-api can be used.
 inline bool DuckDBAvailable() {
   return std::filesystem::exists(SourceRoot() / "node_modules" / "@duckdb" / "node-api") &&

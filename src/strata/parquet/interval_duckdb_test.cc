@@ -26,13 +26,8 @@ class IntervalDuckDBTest : public ::testing::Test {
  protected:
   void SetUp() override {
     STRATA_REQUIRE_OR_SKIP(testing::DuckDBAvailable(), "node with node_modules/@duckdb/node-api");
-    dir_ = std::filesystem::temp_directory_path() / ("strata_interval_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
   }
-  void TearDown() override {
-    if (!dir_.empty()) std::filesystem::remove_all(dir_);
-  }
-  std::filesystem::path dir_;
+  testing::ScopedTempDir dir_{"strata_interval_"};
 };
 
 MonthDayNano ValueAt(const Array& array, int64_t i) {
