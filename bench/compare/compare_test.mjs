@@ -21,10 +21,25 @@ test('the limit row runs strata pages on scan and project workloads only', () =>
   assert.equal(commandFor(limit, byName('csv_read_lineitem')), null);
 });
 
+test('strata scans run at 1 thread and at every core, each peer compared at its thread count', () => {
+  const cores = os.availableParallelism?.() ?? os.cpus().length;
+  const scan = byName('scan_lineitem_snappy');
+  const project = byName('project_lineitem_snappy');
+  assert.ok(threadedKind(scan) && threadedKind(project));
+  const strata = engines().filter((e) => e.name === 'strata' && !e.variant && commandFor(e, scan));
+  assert.deepEqual(strata.map((e) => e.threads), cores > 1 ? [1, cores] : [1]);
+  assert.deepEqual(commandFor(strata[0], scan),
+    [STRATA_BIN, 'scan', '--json', '--stats', '--threads', '1', 'D/lineitem_snappy.parquet']);
+  if (cores > 1) {
+    assert.deepEqual(commandFor(strata[1], scan),
+      [STRATA_BIN, 'scan', '--json', '--stats', '--threads', String(cores), 'D/lineitem_snappy.parquet']);
+  }
+});
+
 test('pre-buffer on runs on the full lineitem scans only', () => {
   const prebuf = engines().find((e) => e.id === 'strata-prebuf');
   assert.deepEqual(commandFor(prebuf, byName('scan_lineitem_zstd')),
-    [STRATA_BIN, 'scan', '--json', '--stats', '--pre-buffer', 'on', 'D/lineitem_zstd.parquet']);
+    [STRATA_BIN, 'scan', '--json', '--stats', '--threads', '1', '--pre-buffer', 'on', 'D/lineitem_zstd.parquet']);
   assert.equal(commandFor(prebuf, byName('project_lineitem_snappy')), null);
   assert.equal(commandFor(prebuf, byName('scan_nullable_numeric')), null);
   const strata = engines().find((e) => e.baseline);
@@ -89,9 +104,9 @@ test('the write workload runs strata convert at 1 and nproc threads and both pee
   const writers = all.filter((e) => commandFor(e, write));
   assert.equal(new Set(writers.map((e) => outputFor(e, write))).size, writers.length);
   assert.ok(writers.every((e) => e.name !== 'limit' && e.id !== 'strata-prebuf'));
-  // strata's multi-threaded convert row runs on write workloads only.
+  // strata's multi-threaded row runs on the threaded workloads only (not the footer's).
   const multi = all.find((e) => e.name === 'strata' && e.threads > 1);
-  if (multi) assert.equal(commandFor(multi, byName('scan_lineitem_snappy')), null);
+  if (multi) assert.equal(commandFor(multi, byName('footer_wide')), null);
 });
 
 test('the report has the writer table against the peers at the same threads', () => {

@@ -89,6 +89,29 @@ export function writeMarkdown(file, results) {
     }
   }
 
+  const scanned = results.workloads.filter((w) => (w.kind === 'scan' || w.kind === 'project') &&
+    w.engines.some((e) => e.medianSeconds !== null));
+  if (scanned.length) {
+    lines.push('', '## Scans: strata against the peers at the same thread count (issue 13: faster than both, ' +
+      'peak RSS under half of the leaner peer\'s)', '',
+      '| workload | threads | strata | strata RSS | duckdb / strata | duckdb RSS | polars / strata | polars RSS | faster than both | RSS under half |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|:---:|:---:|');
+    for (const w of scanned) {
+      for (const s of w.engines.filter((e) => e.id === `strata-${e.threads}t` && e.medianSeconds !== null)) {
+        const peer = (name) => w.engines.find((e) => e.peer === name && e.threads === s.threads && e.medianSeconds !== null);
+        const duckdb = peer('duckdb');
+        const polars = peer('polars');
+        const both = [duckdb, polars].filter(Boolean);
+        const faster = both.length === 2 ? (both.every((e) => e.sameThreadsTimeRatio > 1) ? 'yes' : 'no') : 'n/a';
+        const leaner = both.length ? Math.min(...both.map((e) => e.medianRssKiB ?? Infinity)) : null;
+        const half = leaner === null || s.medianRssKiB === null ? 'n/a' : s.medianRssKiB < leaner / 2 ? 'yes' : 'no';
+        const cells = (e) => (e ? [fmtRatio(e.sameThreadsTimeRatio), fmtMiB(e.medianRssKiB)] : ['n/a', 'n/a']);
+        lines.push(`| ${w.name} | ${s.threads} | ${fmtSeconds(s.medianSeconds)} | ${fmtMiB(s.medianRssKiB)} | ` +
+          `${cells(duckdb).join(' | ')} | ${cells(polars).join(' | ')} | ${faster} | ${half} |`);
+      }
+    }
+  }
+
   const written = results.workloads.filter((w) => w.kind === 'write' && w.engines.some((e) => e.medianSeconds !== null));
   if (written.length) {
     lines.push('', `## Writer: strata convert against the peers at the same thread count (target: faster than Polars at ` +

@@ -81,11 +81,11 @@ export function workloads(dataDir) {
 //                  of the read+decompress limit"). Scan and project workloads only.
 //   strata prebuf: `strata scan --pre-buffer on` on the lineitem scans; the baseline row runs
 //                  with the default (auto), which is off for local files.
-//   strata Nt:     strata at nproc threads on the write and CSV workloads (`convert --threads
-//                  N`, `scan --threads N`; their baseline row is --threads 1); kept with
-//                  --quick, as it is not a peer.
-// With `quick`, the peers run at 1 thread only (the like-for-like rows: strata decodes on one
-// thread), which keeps --quick under 3 minutes on 2 busy cores.
+//   strata Nt:     strata at nproc threads on the scan, write and CSV workloads (`convert
+//                  --threads N`, `scan --threads N`; their baseline row is --threads 1); kept
+//                  with --quick, as it is not a peer.
+// With `quick`, the peers run at 1 thread only (the like-for-like rows against strata's
+// baseline at --threads 1), which keeps --quick under 3 minutes on 2 busy cores.
 export function engines({ quick = false } = {}) {
   const cores = os.availableParallelism?.() ?? os.cpus().length;
   const scanLike = (w) => w.kind === 'scan' || w.kind === 'project';
@@ -125,7 +125,7 @@ export function isIpcKind(workload) {
 // of its thread count.
 export function threadedKind(workload) {
   return writesOutput(workload) || workload.kind === 'csv_read' || workload.kind === 'ipc_read' ||
-    workload.kind === 'filter';
+    workload.kind === 'filter' || workload.kind === 'scan' || workload.kind === 'project';
 }
 
 // The argv that makes a missing input of `workload` (ipc_read: strata converts the Parquet
@@ -166,8 +166,10 @@ export function commandFor(engine, workload) {
   if (engine.name === 'strata') {
     const prebuf = engine.variant === 'prebuf' ? ['--pre-buffer', 'on'] : [];
     switch (workload.kind) {
-      case 'scan': return [STRATA_BIN, 'scan', '--json', '--stats', ...prebuf, workload.file];
-      case 'project': return [STRATA_BIN, 'scan', '--json', '--stats', ...prebuf, ...columns, workload.file];
+      case 'scan': return [STRATA_BIN, 'scan', '--json', '--stats', '--threads', String(engine.threads), ...prebuf,
+        workload.file];
+      case 'project': return [STRATA_BIN, 'scan', '--json', '--stats', '--threads', String(engine.threads), ...prebuf,
+        ...columns, workload.file];
       case 'footer': return [STRATA_BIN, 'meta', '--json', workload.file];
       case 'write': case 'csv_to_parquet':
         return [STRATA_BIN, 'convert', '--threads', String(engine.threads), workload.file, outputFor(engine, workload)];

@@ -1,6 +1,7 @@
 #include "strata/cli/input_source.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdio>
 
@@ -75,6 +76,13 @@ class ParquetBatchSource final : public BatchSource {
     if (batch) rows_read_ += batch->num_rows();
     return batch;
   }
+  Status ForEachBatch(const BatchConsumer& consume) override {
+    if (filtered_) return BatchSource::ForEachBatch(consume);
+    return batches_->ForEachBatch([this, &consume](size_t, std::shared_ptr<RecordBatch> batch) {
+      rows_read_ += batch->num_rows();
+      return consume(std::move(batch));
+    });
+  }
   std::optional<parquet::PruningStats> pruning_stats() const override {
     if (!filtered_) return std::nullopt;
     return filtered_->stats();
@@ -85,7 +93,7 @@ class ParquetBatchSource final : public BatchSource {
     if (source_->bytes_read() > 0) return source_->bytes_read();
     const int64_t total = reader_->num_rows();
     if (size_ < 0 || total <= 0) return 0;
-    return static_cast<int64_t>(static_cast<double>(size_) * static_cast<double>(rows_read_) / static_cast<double>(total));
+    return static_cast<int64_t>(static_cast<double>(size_) * static_cast<double>(rows_read_.load()) / static_cast<double>(total));
   }
   int64_t raw_size() const override { return size_; }
   int64_t num_rows() const override { return reader_->num_rows(); }
@@ -99,7 +107,7 @@ class ParquetBatchSource final : public BatchSource {
   std::unique_ptr<parquet::FilteredBatchReader> filtered_;  // with --filter, instead of batches_
   SchemaPtr schema_;
   int64_t size_ = -1;
-  int64_t rows_read_ = 0;
+  std::atomic<int64_t> rows_read_{0};  // ForEachBatch adds from several threads
 };
 
 class CsvBatchSource final : public BatchSource {
@@ -180,6 +188,14 @@ class CsvBatchSource final : public BatchSource {
 };
 
 }  // namespace
+
+Status BatchSource::ForEachBatch(const BatchConsumer& consume) {
+  while (true) {
+    STRATA_ASSIGN_OR_RETURN(auto batch, Next());
+    if (batch == nullptr) return Status::OK();
+    STRATA_RETURN_NOT_OK(consume(std::move(batch)));
+  }
+}
 
 Result<InputFormat> ResolveInputFormat(const std::string& path, const std::string& input_format) {
   if (input_format == "csv") return InputFormat::kCsv;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +30,12 @@ class BatchSource {
   virtual const SchemaPtr& schema() const = 0;
   // The next batch, or nullptr after the last.
   virtual Result<std::shared_ptr<RecordBatch>> Next() = 0;
+  // Every batch (instead of Next()), for consumers that do not need them in order: a Parquet
+  // file read on several threads hands each row group's batches to `consume` on the thread
+  // that decoded them, several row groups at once (parquet::BatchReader::ForEachBatch), so
+  // `consume` must be thread-safe. Other sources: Next() in a loop, on this thread.
+  using BatchConsumer = std::function<Status(std::shared_ptr<RecordBatch> batch)>;
+  virtual Status ForEachBatch(const BatchConsumer& consume);
   // Bytes of the input consumed so far, and its size (-1 when unknown), for progress.
   virtual int64_t raw_bytes_read() const = 0;
   virtual int64_t raw_size() const = 0;

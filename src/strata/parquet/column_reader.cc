@@ -179,7 +179,8 @@ Result<bool> ColumnReader::NextDataPage() {
     // so batches never grow them; a larger page frees the old block first.
     if (column_.physical_type == PhysicalType::kByteArray ||
         (column_.physical_type == PhysicalType::kFixedLenByteArray && page_.encoding == Encoding::kDeltaByteArray)) {
-      STRATA_RETURN_NOT_OK(views_.ReserveScratch(page_.num_values * static_cast<int64_t>(sizeof(ByteArrayView))));
+      STRATA_RETURN_NOT_OK(views_.ReserveScratch(std::min<int64_t>(page_.num_values, max_batch_rows_) *
+                                                 static_cast<int64_t>(sizeof(ByteArrayView))));
     }
     page_values_left_ = page_.num_values;
     return true;

@@ -6,6 +6,8 @@
 // dictionary arrays or as string views (column_reader_outputs.cc).
 #pragma once
 
+#include <limits>
+
 #include <memory>
 #include <utility>
 #include <vector>
@@ -52,6 +54,13 @@ class ColumnReader {
   void set_validate_utf8(bool validate) {
     const TypeId id = output_type_->id() == TypeId::kDictionary ? output_type_->value_type()->id() : output_type_->id();
     validate_utf8_ = validate && is_string(id);
+  }
+  // No ReadBatch() asks for more rows than this (BatchReadOptions::batch_rows): the scratch
+  // sized once per page (views, conversions) is sized to this rather than to a whole page, which
+  // some writers make as large as the chunk. Larger reads stay correct (the scratch grows).
+  void set_max_batch_rows(int64_t rows) {
+    max_batch_rows_ = rows;
+    leaf_.set_max_range_values(rows);
   }
   // Scratch held across batches (page buffers, dictionary, level and index buffers).
   int64_t memory_size() const;
@@ -117,6 +126,7 @@ class ColumnReader {
   int output_width_ = 0;
   bool large_offsets_ = false;
   bool validate_utf8_ = false;
+  int64_t max_batch_rows_ = std::numeric_limits<int64_t>::max();
   int64_t max_dictionary_length_ = 0;
   // Slots decoded but left out of a batch that ended before them: their bytes did not fit the
   // batch's data buffer (which never grows: the batch ends instead, and the next one, sized

@@ -61,6 +61,20 @@ class BatchReader {
   // (from the reader's pool); the reader keeps nothing of a returned batch.
   Result<std::shared_ptr<RecordBatch>> Next();
 
+  // Every batch Next() would return, each handed to `consume(position, batch)`, where position
+  // indexes the row groups read (BatchReadOptions::row_groups, else every row group). For
+  // consumers that do not need file order (a scan's summary): with threads != 1, no pre-buffer
+  // cache and no row filter, row groups are decoded at once, up to `threads` of them, each by
+  // one task that hands its batches to `consume` in order on the thread that decoded them (so
+  // they are still in its core's cache). `consume` must then be safe to call from several
+  // threads at once, for different positions. Otherwise this is Next() in a loop, on this
+  // thread. Memory: `threads` row groups' readers and batches (no read-ahead beyond them).
+  // The batches are Next()'s; an error is the one Next() would stop at (the first row group's
+  // in file order, consume's included). Call it on a reader Next() has not been called on;
+  // Next() returns the end afterwards.
+  using BatchConsumer = std::function<Status(size_t position, std::shared_ptr<RecordBatch> batch)>;
+  Status ForEachBatch(const BatchConsumer& consume);
+
   const std::shared_ptr<Schema>& schema() const { return schema_; }
   // Page buffers, dictionaries and scratch held by the current row group's column readers.
   int64_t memory_size() const;
@@ -89,10 +103,16 @@ class BatchReader {
 
  private:
   friend class FileReader;
-  // One row group's column readers: per selected field a flat reader or a nested one.
+  // One row group's column readers (per selected field a flat reader or a nested one), and
+  // where its batches stand.
   struct OpenedRowGroup {
     std::vector<std::unique_ptr<ColumnReader>> readers;
     std::vector<std::unique_ptr<NestedColumnReader>> nested_readers;
+    int64_t rows_left = 0;  // rows not returned yet, the carried ones included
+    // Rows some columns read beyond the last batch (another column was cut short at 2 GiB),
+    // and the next batch's length: the shortest of them.
+    std::vector<std::optional<Array>> carry;
+    int64_t carry_rows = 0;
   };
 
   BatchReader() = default;
@@ -100,14 +120,19 @@ class BatchReader {
   Status OpenRowGroup(size_t index);
   // The readers of `row_group`'s selected fields. Reads only what ReadBatches() set up, so it
   // may run on the pool while the current row group is decoded.
-  Result<std::unique_ptr<OpenedRowGroup>> OpenReaders(int row_group) const;
+  Result<std::unique_ptr<OpenedRowGroup>> OpenReaders(int row_group, bool parallel_fields = true) const;
+  // The next batch of `group` (rows_left > 0), its fields decoded as tasks when parallel_fields.
+  Result<std::shared_ptr<RecordBatch>> ReadRowGroupBatch(OpenedRowGroup* group, bool parallel_fields) const;
+  // ForEachBatch's task: row_groups_[position] opened, read and consumed on this thread.
+  Status ConsumeRowGroup(size_t position, bool parallel_fields, const BatchConsumer& consume) const;
   Status OpenField(int row_group, size_t field_position, OpenedRowGroup* out) const;
   // Starts opening the row groups after `index` on the pool, within read_ahead_bytes.
   void ReadAhead(size_t index);
   // fn(0) .. fn(count - 1): on the calling thread (threads 1), else as tasks of one TaskGroup.
   // Every task runs and the lowest position's error is returned, so it does not depend on
   // scheduling (a serial run stops at that error).
-  Status ForEachField(size_t count, const std::function<Status(size_t)>& fn) const;
+  // parallel false: always on the calling thread.
+  Status ForEachField(size_t count, const std::function<Status(size_t)>& fn, bool parallel = true) const;
   // The page reader of `column`'s chunk in `row_group`; errors name file, column, row group.
   Result<std::unique_ptr<PageReader>> OpenPages(int row_group, int column) const;
   // The source page readers read from: the pre-buffer cache when there is one.
@@ -133,18 +158,12 @@ class BatchReader {
   std::vector<TypePtr> output_types_;
   size_t next_row_group_ = 0;
   int current_row_group_ = -1;
-  int64_t rows_left_in_row_group_ = 0;
-  // Per selected field, one of: a flat column reader, or (nested fields) an assembly plan,
-  // made once, and the current row group's nested reader.
-  std::vector<std::unique_ptr<ColumnReader>> readers_;
+  // The current row group's readers and batch state. Per selected field, one of: a flat
+  // column reader, or (nested fields, which have an assembly plan, made once) a nested reader.
+  OpenedRowGroup current_;
   std::shared_ptr<ReadRangeCache> cache_;
-  // Rows some columns read beyond the last batch (another column was cut short at 2 GiB), and
-  // the next batch's length: the shortest of them.
-  std::vector<std::optional<Array>> carry_;
-  int64_t carry_rows_ = 0;
   size_t pre_buffered_ = 0;  // row_groups_[0 .. pre_buffered_) have been handed to the cache
   std::vector<std::unique_ptr<AssemblyPlan>> plans_;
-  std::vector<std::unique_ptr<NestedColumnReader>> nested_readers_;
   // Read-ahead: row_groups_[next_row_group_ .. ahead_end_) are being opened on the pool, in
   // order; ahead_bytes_ holds each one's selected chunk bytes.
   std::unique_ptr<exec::OrderedTaskQueue<std::unique_ptr<OpenedRowGroup>>> ahead_;

@@ -65,10 +65,10 @@ Status LeafDecoder::StartPage(Encoding encoding, int64_t num_values, const uint8
   decoder_ = decoders_[index].get();
   if (!set_data) return Status::OK();
   STRATA_RETURN_NOT_OK(decoder_->SetData(num_values, data, size, offset));
-  // Conversion scratch for the page's values at once (num_values bounds every range of it),
-  // so ranges never grow it; a larger page frees the old block first.
+  // Conversion scratch for the page's largest range at once (the page's values, or fewer
+  // when batches are smaller), so ranges never grow it; a larger page frees the old block first.
   if (IsFixedWidth(conversion_) && conversion_ != ValueConversion::kCopy && conversion_ != ValueConversion::kBits) {
-    STRATA_RETURN_NOT_OK(scratch_.ReserveScratch(num_values * physical_width_));
+    STRATA_RETURN_NOT_OK(scratch_.ReserveScratch(std::min(num_values, max_range_values_) * physical_width_));
   }
   return Status::OK();
 }

@@ -11,6 +11,8 @@
 // nested one cannot, since its leaves end at one row).
 #pragma once
 
+#include <limits>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -60,6 +62,9 @@ class LeafDecoder {
   Status StartPage(Encoding encoding, int64_t num_values, const uint8_t* data, int64_t size, int64_t offset,
                    bool set_data = true);
   ValueDecoder* decoder() const { return decoder_; }
+  // No range of a page decodes more values than this: StartPage sizes the conversion scratch
+  // to the smaller of it and the page.
+  void set_max_range_values(int64_t values) { max_range_values_ = values; }
 
   // The conversions DecodeFixedWidth handles: booleans as bits and every fixed-width output.
   static bool IsFixedWidth(ValueConversion conversion);
@@ -107,6 +112,7 @@ class LeafDecoder {
   std::unique_ptr<ValueDecoder> decoders_[11];  // by Encoding value
   ValueDecoder* decoder_ = nullptr;
   ResizableBuffer scratch_;  // physical values before conversion, sized per page
+  int64_t max_range_values_ = std::numeric_limits<int64_t>::max();
 };
 
 template <typename ReadDense>

@@ -86,6 +86,13 @@ struct BatchReadOptions {
   // plus their first decompressed pages (not counted in BatchReader::memory_size()). 0: none.
   // Small: from a local file (page cache) a larger budget measured no faster, only bigger.
   int64_t read_ahead_bytes = 8 << 20;
+  // BatchReader::ForEachBatch with threads != 1: row groups are decoded at once while they hold
+  // at most this many bytes of (compressed) selected column chunks together (one always runs);
+  // a row group too large to share it with another decodes its fields at once instead. Memory:
+  // about this, plus the running row groups' decompressed pages and batches. From the
+  // benchmark files: DuckDB's 122,880-row groups are 3-8 MB, so two run at once; 70 MB row
+  // groups of large values run one at a time, at the memory of one thread.
+  int64_t row_groups_at_once_bytes = 32 << 20;
 
   Status Validate() const;
 };

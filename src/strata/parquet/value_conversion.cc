@@ -83,6 +83,22 @@ Result<ValueConversion> ChooseValueConversion(const ColumnDescriptor& column, co
   return conversion;
 }
 
+namespace {
+
+template <typename Physical>
+void SignExtendTo128(const uint8_t* in, int64_t count, uint8_t* out) {
+  for (int64_t i = 0; i < count; ++i) {
+    Physical v;
+    std::memcpy(&v, in + i * static_cast<int64_t>(sizeof(Physical)), sizeof(Physical));
+    const int64_t low = v;
+    const int64_t high = low >> 63;  // all ones when negative
+    std::memcpy(out + i * 16, &low, 8);
+    std::memcpy(out + i * 16 + 8, &high, 8);
+  }
+}
+
+}  // namespace
+
 void ConvertFixedValues(ValueConversion conversion, const uint8_t* in, int physical_width, int64_t count,
                         uint8_t* out, int output_width) {
   const int w = output_width;
@@ -92,6 +108,10 @@ void ConvertFixedValues(ValueConversion conversion, const uint8_t* in, int physi
       for (int64_t i = 0; i < count; ++i) std::memcpy(out + i * w, in + i * 4, static_cast<size_t>(w));
       return;
     case ValueConversion::kSignExtend:
+      // decimal128 from INT32/INT64 (most decimals) in loops of fixed widths: a memset call of
+      // a runtime length per value was a tenth of a lineitem scan's conversions.
+      if (w == 16 && physical_width == 8) return SignExtendTo128<int64_t>(in, count, out);
+      if (w == 16 && physical_width == 4) return SignExtendTo128<int32_t>(in, count, out);
       for (int64_t i = 0; i < count; ++i) {
         int64_t v;
         if (physical_width == 4) {
