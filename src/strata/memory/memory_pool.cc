@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <sys/mman.h>
+
 namespace strata {
 namespace {
 
@@ -18,7 +20,19 @@ class SystemAllocatorPool final : public MemoryPool {
   uint8_t* AllocateAligned(int64_t size) override {
     void* p = nullptr;
     if (posix_memalign(&p, kAlignment, static_cast<size_t>(size)) != 0) return nullptr;
+    if (size >= kHugePageBlockBytes) AdviseHugePages(p, size);
     return static_cast<uint8_t*>(p);
+  }
+  // Blocks this large are fresh mappings from glibc (above its mmap threshold), whose first
+  // touch faults every 4 KiB page: on a file of 70 MB pages, faults were two thirds of a
+  // scan. Huge pages cut that 512-fold where the kernel allows them (THP "madvise" or
+  // "always"); elsewhere madvise fails and nothing changes.
+  static constexpr int64_t kHugePageBlockBytes = int64_t{8} << 20;
+  static void AdviseHugePages(void* p, int64_t size) {
+    constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(size)) & ~(kHuge - 1);
+    if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
   }
   uint8_t* ReallocateAligned(uint8_t* ptr, int64_t old_size, int64_t new_size) override {
     // glibc has no aligned realloc, and realloc() may return 16-byte aligned memory; moving
