@@ -77,8 +77,8 @@ test('the report has the limit and pre-buffer tables and peers minus start-up', 
   try {
     writeMarkdown(path.join(dir, 'results.md'), results);
     const md = readFileSync(path.join(dir, 'results.md'), 'utf8');
-    assert.match(md, /\| scan_lineitem_snappy \| strata \| 600 ms \| 1\.20 s \| 2\.00x \| no \|/);
-    assert.match(md, /\| scan_lineitem_snappy \| strata, pre-buffer on \| 600 ms \| 840 ms \| 1\.40x \| yes \|/);
+    assert.match(md, /\| scan_lineitem_snappy \| strata \| 1 \| 600 ms \| 1\.20 s \| 2\.00x \| no \| yes \|/);
+    assert.match(md, /\| scan_lineitem_snappy \| strata, pre-buffer on \| 1 \| 600 ms \| 840 ms \| 1\.40x \| yes \| yes \|/);
     assert.match(md, /\| scan_lineitem_snappy \| 1\.20 s \| 840 ms \| 0\.70x \| 10 MiB \| 10 MiB \|/);
     assert.match(md, /\| scan_lineitem_snappy \| duckdb \| 1 \| 1\.00 s \| 750 ms \|/);
     assert.match(md, /Load average \(1\/5\/15 min\) 0\.5 \/ 0\.5 \/ 0\.5 before/);

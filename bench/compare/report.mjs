@@ -66,13 +66,16 @@ export function writeMarkdown(file, results) {
 
   const limited = results.workloads.filter((w) => w.engines.some((e) => e.limitRatio !== null));
   if (limited.length) {
-    lines.push('', '## strata against the read + decompress limit (issue 7: full scan within 1.5x)', '',
-      '| workload | strata row | limit | strata | strata / limit | within 1.5x |', '|---|---|---:|---:|---:|:---:|');
+    lines.push('', '## strata against the read + decompress limit (issue 7: full scan within 1.5x; issue 13: the ' +
+      '1-thread lineitem scan within 2x; the limit runs on 1 thread)', '',
+      '| workload | strata row | threads | limit | strata | strata / limit | within 1.5x | within 2x |',
+      '|---|---|---:|---:|---:|---:|:---:|:---:|');
     for (const w of limited) {
       const limit = w.engines.find((e) => e.engine === 'limit');
       for (const e of w.engines.filter((x) => x.limitRatio !== null)) {
-        lines.push(`| ${w.name} | ${e.label} | ${fmtSeconds(limit.medianSeconds)} | ${fmtSeconds(e.medianSeconds)} | ` +
-          `${fmtRatio(e.limitRatio)} | ${e.limitRatio <= 1.5 ? 'yes' : 'no'} |`);
+        lines.push(`| ${w.name} | ${e.label} | ${e.threads} | ${fmtSeconds(limit.medianSeconds)} | ` +
+          `${fmtSeconds(e.medianSeconds)} | ${fmtRatio(e.limitRatio)} | ${e.limitRatio <= 1.5 ? 'yes' : 'no'} | ` +
+          `${e.limitRatio <= 2 ? 'yes' : 'no'} |`);
       }
     }
   }

@@ -23,7 +23,11 @@ struct ReadOutcome {
   Status status;
 };
 
-ReadOutcome ReadAll(std::shared_ptr<RandomAccessSource> source, bool pre_buffer, const BatchReadOptions& options) {
+// Reads every batch of `source`: in order through Next(), or (by_row_group) through
+// ForEachBatch, each row group's batches collected at its position and then put in file order
+// (on the pool they arrive out of order).
+ReadOutcome Read(std::shared_ptr<RandomAccessSource> source, bool pre_buffer, const BatchReadOptions& options,
+                 bool by_row_group) {
   ReadOutcome out;
   FileReaderOptions file_options;
   file_options.pre_buffer = pre_buffer;
@@ -37,33 +41,16 @@ ReadOutcome ReadAll(std::shared_ptr<RandomAccessSource> source, bool pre_buffer,
     out.status = batches.status();
     return out;
   }
-  while (true) {
-    auto batch = (*batches)->Next();
-    if (!batch.ok()) {
-      out.status = batch.status();
-      return out;
+  if (!by_row_group) {
+    while (true) {
+      auto batch = (*batches)->Next();
+      if (!batch.ok()) {
+        out.status = batch.status();
+        return out;
+      }
+      if (*batch == nullptr) return out;
+      out.batches.push_back(std::move(*batch));
     }
-    if (*batch == nullptr) return out;
-    out.batches.push_back(std::move(*batch));
-  }
-}
-
-// The same through ForEachBatch: each row group's batches collected at its position, then put
-// in file order (on the pool they arrive out of order).
-ReadOutcome ReadAllByRowGroup(std::shared_ptr<RandomAccessSource> source, bool pre_buffer,
-                              const BatchReadOptions& options) {
-  ReadOutcome out;
-  FileReaderOptions file_options;
-  file_options.pre_buffer = pre_buffer;
-  auto reader = FileReader::Open(std::move(source), SystemMemoryPool(), file_options);
-  if (!reader.ok()) {
-    out.status = reader.status();
-    return out;
-  }
-  auto batches = (*reader)->ReadBatches(options);
-  if (!batches.ok()) {
-    out.status = batches.status();
-    return out;
   }
   std::mutex mutex;
   std::map<size_t, std::vector<std::shared_ptr<RecordBatch>>> by_position;
@@ -81,6 +68,14 @@ ReadOutcome ReadAllByRowGroup(std::shared_ptr<RandomAccessSource> source, bool p
     EXPECT_TRUE(after.ok() && *after == nullptr);
   }
   return out;
+}
+
+ReadOutcome ReadAll(std::shared_ptr<RandomAccessSource> source, bool pre_buffer, const BatchReadOptions& options) {
+  return Read(std::move(source), pre_buffer, options, /*by_row_group=*/false);
+}
+ReadOutcome ReadAllByRowGroup(std::shared_ptr<RandomAccessSource> source, bool pre_buffer,
+                              const BatchReadOptions& options) {
+  return Read(std::move(source), pre_buffer, options, /*by_row_group=*/true);
 }
 
 void ExpectSame(const ReadOutcome& expected, const ReadOutcome& actual, const std::string& what) {
