@@ -47,6 +47,17 @@ Status LeafDecoder::SetDictionaryPage(const Page& page) {
   if (physical_width_ > 0) {
     STRATA_ASSIGN_OR_RETURN(dictionary_,
                             Dictionary::MakeFixedWidth(pool_, data, size, page.num_values, physical_width_, offset));
+    // Conversions that cannot fail (decimals widened to 16 or 32 bytes) are applied to the
+    // dictionary once, so its pages gather output values directly instead of gathering
+    // physical ones and converting every value (lineitem has three such decimal columns).
+    if (conversion_ == ValueConversion::kSignExtend || conversion_ == ValueConversion::kBigEndianDecimal) {
+      ResizableBuffer converted(pool_);
+      STRATA_RETURN_NOT_OK(converted.Resize(page.num_values * output_width_));
+      ConvertFixedValues(conversion_, data, physical_width_, page.num_values, converted.mutable_data(), output_width_);
+      STRATA_ASSIGN_OR_RETURN(converted_dictionary_,
+                              Dictionary::MakeFixedWidth(pool_, converted.data(), converted.size(), page.num_values,
+                                                         output_width_, offset));
+    }
     return Status::OK();
   }
   return Status::Corrupt("dictionary page at offset {} for a BOOLEAN column", offset);
@@ -58,16 +69,27 @@ Status LeafDecoder::StartPage(Encoding encoding, int64_t num_values, const uint8
   if (index >= std::size(decoders_)) {
     return Status::NotImplemented("page at offset {} uses unknown encoding {}", offset, static_cast<int>(encoding));
   }
-  if (!decoders_[index]) {
-    STRATA_ASSIGN_OR_RETURN(decoders_[index], MakeValueDecoder(encoding, column_.physical_type, column_.type_length,
-                                                               dictionary_.get(), pool_));
+  page_converted_ = converted_dictionary_ != nullptr &&
+                    (encoding == Encoding::kPlainDictionary || encoding == Encoding::kRleDictionary);
+  if (page_converted_) {
+    if (!converted_decoder_) {
+      STRATA_ASSIGN_OR_RETURN(converted_decoder_, MakeValueDecoder(encoding, column_.physical_type, column_.type_length,
+                                                                   converted_dictionary_.get(), pool_));
+    }
+    decoder_ = converted_decoder_.get();
+  } else {
+    if (!decoders_[index]) {
+      STRATA_ASSIGN_OR_RETURN(decoders_[index], MakeValueDecoder(encoding, column_.physical_type, column_.type_length,
+                                                                 dictionary_.get(), pool_));
+    }
+    decoder_ = decoders_[index].get();
   }
-  decoder_ = decoders_[index].get();
   if (!set_data) return Status::OK();
   STRATA_RETURN_NOT_OK(decoder_->SetData(num_values, data, size, offset));
   // Conversion scratch for the page's largest range at once (the page's values, or fewer
   // when batches are smaller), so ranges never grow it; a larger page frees the old block first.
-  if (IsFixedWidth(conversion_) && conversion_ != ValueConversion::kCopy && conversion_ != ValueConversion::kBits) {
+  if (IsFixedWidth(conversion_) && conversion_ != ValueConversion::kCopy && conversion_ != ValueConversion::kBits &&
+      !page_converted_) {
     STRATA_RETURN_NOT_OK(scratch_.ReserveScratch(std::min(num_values, max_range_values_) * physical_width_));
   }
   return Status::OK();

@@ -92,6 +92,7 @@ class LeafDecoder {
 
   int64_t memory_size() const {
     return scratch_.capacity() + (dictionary_ ? dictionary_->memory_size() : 0) +
+           (converted_dictionary_ ? converted_dictionary_->memory_size() : 0) +
            (decimal_text_ ? decimal_text_->memory_size() : 0);
   }
 
@@ -111,6 +112,11 @@ class LeafDecoder {
   std::shared_ptr<Dictionary> dictionary_;
   std::unique_ptr<ValueDecoder> decoders_[11];  // by Encoding value
   ValueDecoder* decoder_ = nullptr;
+  // The dictionary already converted to the output type (conversions that cannot fail), the
+  // decoder of its pages, and whether the current page is one of them (read as kCopy).
+  std::shared_ptr<Dictionary> converted_dictionary_;
+  std::unique_ptr<ValueDecoder> converted_decoder_;
+  bool page_converted_ = false;
   ResizableBuffer scratch_;  // physical values before conversion, sized per page
   int64_t max_range_values_ = std::numeric_limits<int64_t>::max();
 };
@@ -124,7 +130,7 @@ Status LeafDecoder::DecodeFixedWidth(uint8_t* values, int64_t slot, int64_t coun
     return Status::OK();
   }
   uint8_t* out = values + slot * output_width_;
-  if (conversion_ == ValueConversion::kCopy) {
+  if (conversion_ == ValueConversion::kCopy || page_converted_) {
     STRATA_RETURN_NOT_OK(read_dense(out, non_null));
     SpreadValues(out, output_width_, validity, slot, count, non_null);
     return Status::OK();
