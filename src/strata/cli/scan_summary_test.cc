@@ -242,32 +242,27 @@ TEST(ScanSummaryTest, MergedPartialsGiveTheSameLine) {
       {"d", {Fixed<int32_t>(date32(), {1, 2}), Fixed<int32_t>(date32(), {-5, std::nullopt}),
              Fixed<int32_t>(date32(), {40000, 3})}},
   };
-  const std::string whole = Summarise(columns);
   std::vector<FieldPtr> fields;
   for (const auto& [name, batches] : columns) fields.push_back(field(name, batches.front()->type));
   auto s = schema(fields);
+  auto add_batch = [&](ScanSummary* summary, size_t b) {
+    std::vector<Array> arrays;
+    for (const auto& column : columns) arrays.emplace_back(column.second[b]);
+    const int64_t rows = arrays.front().length();
+    summary->Add(RecordBatch(s, rows, std::move(arrays)));
+  };
+  ScanSummary whole(*s);
+  for (size_t b = 0; b < 3; ++b) add_batch(&whole, b);
   for (const std::vector<size_t>& order : {std::vector<size_t>{0, 1, 2}, {2, 1, 0}, {1, 2, 0}}) {
     ScanSummary merged(*s);
     merged.Merge(ScanSummary(*s));  // an empty partial changes nothing
     for (size_t b : order) {
       ScanSummary partial(*s);
-      std::vector<Array> arrays;
-      for (const auto& column : columns) arrays.emplace_back(column.second[b]);
-      const int64_t rows = arrays.front().length();
-      partial.Add(RecordBatch(s, rows, std::move(arrays)));
+      add_batch(&partial, b);
       merged.Merge(partial);
     }
-    EXPECT_EQ(merged.ToJson(), whole);
-    EXPECT_EQ(merged.ToText(), [&] {
-      ScanSummary one(*s);
-      for (size_t b = 0; b < 3; ++b) {
-        std::vector<Array> arrays;
-        for (const auto& column : columns) arrays.emplace_back(column.second[b]);
-        const int64_t rows = arrays.front().length();
-        one.Add(RecordBatch(s, rows, std::move(arrays)));
-      }
-      return one.ToText();
-    }());
+    EXPECT_EQ(merged.ToJson(), whole.ToJson());
+    EXPECT_EQ(merged.ToText(), whole.ToText());
   }
 }
 

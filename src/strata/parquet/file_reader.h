@@ -68,10 +68,11 @@ class BatchReader {
   // one task that hands its batches to `consume` in order on the thread that decoded them (so
   // they are still in its core's cache). `consume` must then be safe to call from several
   // threads at once, for different positions. Otherwise this is Next() in a loop, on this
-  // thread. Memory: `threads` row groups' readers and batches (no read-ahead beyond them).
-  // The batches are Next()'s; an error is the one Next() would stop at (the first row group's
-  // in file order, consume's included). Call it on a reader Next() has not been called on;
-  // Next() returns the end afterwards.
+  // thread (also when Next() has been called already: the rest follows in order). Memory: the
+  // running row groups' readers and batches, started while their compressed chunks hold at
+  // most row_groups_at_once_bytes together (no read-ahead beyond them). The batches are
+  // Next()'s; an error is the one Next() would stop at (the first row group's in file order,
+  // consume's included). Next() returns the end afterwards.
   using BatchConsumer = std::function<Status(size_t position, std::shared_ptr<RecordBatch> batch)>;
   Status ForEachBatch(const BatchConsumer& consume);
 
