@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include <sys/mman.h>
+#include "strata/memory/large_block_cache.h"
 
 namespace strata {
 namespace {
@@ -12,38 +12,50 @@ namespace {
 // Zero-size allocations all point here; it is never written and never freed.
 alignas(MemoryPool::kAlignment) uint8_t zero_size_area[1];
 
+#if defined(__SANITIZE_ADDRESS__)
+// AddressSanitizer tracks only malloc's blocks: large ones stay with malloc there.
+constexpr bool kUseLargeBlockCache = false;
+#else
+constexpr bool kUseLargeBlockCache = true;
+#endif
+
 class SystemAllocatorPool final : public MemoryPool {
  public:
   std::string_view backend_name() const override { return "system"; }
+  int64_t retained_bytes() const override { return large_blocks_.retained_bytes(); }
+  void ReleaseRetained() override { large_blocks_.Release(); }
 
  protected:
   uint8_t* AllocateAligned(int64_t size) override {
+    if (IsLarge(size)) return large_blocks_.Allocate(size);
     void* p = nullptr;
     if (posix_memalign(&p, kAlignment, static_cast<size_t>(size)) != 0) return nullptr;
-    if (size >= kHugePageBlockBytes) AdviseHugePages(p, size);
     return static_cast<uint8_t*>(p);
   }
-  // Blocks this large are fresh mappings from glibc (above its mmap threshold), whose first
-  // touch faults every 4 KiB page: on a file of 70 MB pages, faults were two thirds of a
-  // scan. Huge pages cut that 512-fold where the kernel allows them (THP "madvise" or
-  // "always"); elsewhere madvise fails and nothing changes.
-  static constexpr int64_t kHugePageBlockBytes = int64_t{8} << 20;
-  static void AdviseHugePages(void* p, int64_t size) {
-    constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(size)) & ~(kHuge - 1);
-    if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-  }
   uint8_t* ReallocateAligned(uint8_t* ptr, int64_t old_size, int64_t new_size) override {
+    // A large block grows or shrinks in place while its mapping holds it.
+    if (IsLarge(old_size) && IsLarge(new_size) && new_size <= LargeBlockCache::Capacity(ptr)) return ptr;
     // glibc has no aligned realloc, and realloc() may return 16-byte aligned memory; moving
     // by hand keeps the caller's block valid when the new allocation fails.
     uint8_t* moved = AllocateAligned(new_size);
     if (moved == nullptr) return nullptr;
     std::memcpy(moved, ptr, static_cast<size_t>(std::min(old_size, new_size)));
-    std::free(ptr);
+    FreeAligned(ptr, old_size);
     return moved;
   }
-  void FreeAligned(uint8_t* ptr, int64_t) override { std::free(ptr); }
+  void FreeAligned(uint8_t* ptr, int64_t size) override {
+    if (IsLarge(size)) {
+      large_blocks_.Free(ptr);
+    } else {
+      std::free(ptr);
+    }
+  }
+
+ private:
+  static bool IsLarge(int64_t size) { return kUseLargeBlockCache && size >= LargeBlockCache::kMinBlockBytes; }
+
+  // Blocks of 8 MiB and more (see large_block_cache.h for why and for its bounds).
+  LargeBlockCache large_blocks_;
 };
 
 }  // namespace
@@ -150,6 +162,7 @@ MemoryStats MemoryPool::stats() const {
   s.num_reallocations = num_reallocations();
   s.num_frees = num_frees_.load(std::memory_order_relaxed);
   s.charged_bytes_in_use = charged_bytes();
+  s.retained_bytes = retained_bytes();
   return s;
 }
 

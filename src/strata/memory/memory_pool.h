@@ -23,6 +23,9 @@ struct MemoryStats {
   // The part of bytes_in_use that is charged memory (see Charge): heap memory counted here
   // but not allocated by this pool. Charges are not counted as allocations or frees.
   int64_t charged_bytes_in_use = 0;
+  // Freed memory the backend keeps mapped for reuse (not part of bytes_in_use); see
+  // MemoryPool::ReleaseRetained.
+  int64_t retained_bytes = 0;
 };
 
 class MemoryPool {
@@ -72,6 +75,12 @@ class MemoryPool {
 
   // "system", "jemalloc", "mimalloc", ...
   virtual std::string_view backend_name() const = 0;
+
+  // Freed memory the backend still holds for reuse: the system pool keeps up to four freed
+  // blocks of 8 MiB or more, so that a scan's next row group does not fault in and zero its
+  // pages again. ReleaseRetained() gives them back to the system.
+  virtual int64_t retained_bytes() const { return 0; }
+  virtual void ReleaseRetained() {}
 
  protected:
   MemoryPool() = default;
