@@ -81,7 +81,7 @@ struct DatasetReader::Impl {
     std::unique_lock<std::mutex> lock(shared->mutex);
     while (shared->running > 0) {
       lock.unlock();
-      const bool ran = pool != nullptr && pool->RunOneIfQueued();
+      const bool ran = pool != nullptr && pool->HelpWhileWaiting();
       lock.lock();
       if (!ran) shared->changed.wait(lock, [this] { return shared->running == 0; });
     }
@@ -248,9 +248,9 @@ struct DatasetReader::Impl {
         continue;
       }
       if (!front->running) Start(front);
-      // Wait for the front file, helping run the pool's queued tasks meanwhile.
+      // Wait for the front file (helping run the pool's queued tasks meanwhile, on a worker).
       lock.unlock();
-      const bool ran = pool->RunOneIfQueued();
+      const bool ran = pool->HelpWhileWaiting();
       lock.lock();
       if (!ran) {
         shared->changed.wait(lock, [&] { return !front->running; });

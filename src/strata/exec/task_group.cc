@@ -107,12 +107,13 @@ Status TaskGroup::Wait() {
   while (state.unfinished > 0) {
     const uint64_t closures_seen = state.closures_submitted;
     lock.unlock();
-    const bool ran = pool_->RunOneIfQueued();
+    const bool ran = pool_->HelpWhileWaiting();
     lock.lock();
     if (ran) continue;
-    // The pool's queue was empty, so each of our closures is running on some thread and will
-    // finish our tasks, unless a new closure is queued meanwhile (a concurrent Submit): then
-    // look at the queue again rather than rely on a worker being free to take it.
+    // The pool's queue was empty, or this thread is no worker: each of our closures is queued
+    // for or running on a worker and will finish our tasks, unless a new closure is queued
+    // meanwhile (a concurrent Submit): then look at the queue again rather than rely on a
+    // worker being free to take it.
     state.changed.wait(lock, [&state, closures_seen] {
       return state.unfinished == 0 || state.closures_submitted != closures_seen;
     });

@@ -2,7 +2,8 @@
 // A TaskGroup runs a set of Status-returning tasks and awaits them together (the writer encodes
 // a row group's column chunks this way); an OrderedTaskQueue runs Result<T>-returning tasks with
 // bounded read-ahead and hands the results back in submission order (the reader's batches).
-// Waiting anywhere here helps run the pool's queued tasks, so nesting never deadlocks the pool.
+// Waiting on one of the pool's workers helps run the pool's queued tasks, so nesting never
+// deadlocks the pool; other threads just wait (ThreadPool::HelpWhileWaiting).
 #pragma once
 
 #include <condition_variable>
@@ -27,8 +28,8 @@ namespace strata::exec {
 // At most max_parallelism() of the group's tasks run at once; the rest wait in the group, not in
 // the pool, so one group cannot flood the pool and others' tasks keep getting turns.
 //
-// Wait() never just blocks while the pool has queued tasks: it runs them on the calling thread.
-// So a task may create, fill and wait on its own TaskGroup on the same pool (nested
+// Wait() on a worker never just blocks while the pool has queued tasks: it runs them on the
+// calling thread. So a task may create, fill and wait on its own TaskGroup on the same pool (nested
 // parallelism), even on a 1-thread pool. A task must not wait on the group it belongs to.
 //
 // Inline mode (null pool, or max_parallelism 1): Submit() runs the task on the calling thread
@@ -50,7 +51,7 @@ class TaskGroup {
   void Submit(Task task);
 
   // Waits until every submitted task has finished or been skipped, helping run queued pool
-  // tasks meanwhile; returns the first error, or OK. May be called again after more Submit()s.
+  // tasks meanwhile when called on a worker; returns the first error, or OK. May be called again after more Submit()s.
   Status Wait();
 
   // No task has failed so far.
@@ -94,16 +95,16 @@ class OrderedTaskQueue {
         max_in_flight_(max_in_flight > 0 ? max_in_flight
                                          : (pool != nullptr ? pool->num_threads() : 1)),
         state_(std::make_shared<State>()) {}
-  // Drops the tasks not started and waits (helping) for those started.
+  // Drops the tasks not started and waits (helping, on a worker) for those started.
   ~OrderedTaskQueue() {
     slots_.erase(slots_.begin() + static_cast<std::ptrdiff_t>(num_started_), slots_.end());
     if (pool_ == nullptr) return;
     std::unique_lock<std::mutex> lock(state_->mutex);
     while (state_->running > 0) {
       lock.unlock();
-      const bool ran = pool_->RunOneIfQueued();
+      const bool ran = pool_->HelpWhileWaiting();
       lock.lock();
-      // Started tasks are queued (then RunOneIfQueued found one) or running elsewhere.
+      // Started tasks are queued (then HelpWhileWaiting may run one) or running elsewhere.
       if (!ran) state_->finished.wait(lock, [this] { return state_->running == 0; });
     }
   }
@@ -116,7 +117,8 @@ class OrderedTaskQueue {
     StartWhileRoom();
   }
 
-  // The oldest task's result, waiting for it (and helping run queued pool tasks) if needed.
+  // The oldest task's result, waiting for it (and, on a worker, helping run queued pool tasks)
+  // if needed.
   // Invalid if no task is left.
   Result<T> Next() {
     if (slots_.empty()) return Status::Invalid("OrderedTaskQueue::Next(): no task left");
@@ -128,7 +130,7 @@ class OrderedTaskQueue {
       std::unique_lock<std::mutex> lock(state_->mutex);
       while (!oldest->result.has_value()) {
         lock.unlock();
-        const bool ran = pool_->RunOneIfQueued();
+        const bool ran = pool_->HelpWhileWaiting();
         lock.lock();
         // The oldest task was started (it always is); not queued, so running: wait for it.
         if (!ran) state_->finished.wait(lock, [oldest] { return oldest->result.has_value(); });

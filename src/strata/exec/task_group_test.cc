@@ -300,6 +300,41 @@ TEST(TaskGroupTest, WaitOnAWorkerRunsTheInnerTasksItself) {
   EXPECT_EQ(inner_on_outer_thread.load(), 20);  // the pool's only worker ran them all
 }
 
+// Off the pool, waiting only waits: the workers (one per core) run every task, so the caller
+// never becomes one thread more than cores, nor allocates from a malloc arena of its own.
+TEST(TaskGroupTest, WaitOffThePoolLeavesTheTasksToTheWorkers) {
+  std::unique_ptr<ThreadPool> pool = MakePool(2);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> on_caller{0};
+  std::atomic<int> ran{0};
+  TaskGroup group(pool.get());
+  for (int i = 0; i < 200; ++i) {
+    group.Submit([&] {
+      if (std::this_thread::get_id() == caller) on_caller.fetch_add(1);
+      ran.fetch_add(1);
+      return Status::OK();
+    });
+  }
+  EXPECT_TRUE(group.Wait().ok());
+  EXPECT_EQ(ran.load(), 200);
+  EXPECT_EQ(on_caller.load(), 0);
+
+  OrderedTaskQueue<int> queue(pool.get(), /*max_in_flight=*/2);
+  for (int i = 0; i < 50; ++i) {
+    queue.Submit([&, i]() -> Result<int> {
+      if (std::this_thread::get_id() == caller) on_caller.fetch_add(1);
+      return i;
+    });
+  }
+  for (int i = 0; i < 50; ++i) {
+    Result<int> next = queue.Next();
+    ASSERT_TRUE(next.ok());
+    EXPECT_EQ(*next, i);
+  }
+  EXPECT_EQ(on_caller.load(), 0);
+  EXPECT_FALSE(pool->HelpWhileWaiting());  // nothing queued, and not a worker anyway
+}
+
 TEST(TaskGroupTest, NestedErrorPropagatesOutward) {
   std::unique_ptr<ThreadPool> pool = MakePool(2);
   TaskGroup outer(pool.get());

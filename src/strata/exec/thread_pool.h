@@ -150,6 +150,15 @@ class ThreadPool {
   // of holding a thread the awaited tasks need).
   bool RunOneIfQueued();
 
+  // What a thread that waits for this pool's tasks does meanwhile. On one of the pool's
+  // workers it runs the oldest queued task (true if it ran one), so that a waiting worker never
+  // holds a thread the awaited tasks need. On any other thread it does nothing (false): the
+  // workers, one per core, take the queue, and a caller that helped would be one thread more
+  // than cores. It would also allocate from a malloc arena of its own: a 2-thread lineitem
+  // scan whose main thread helped peaked at 57 or 69 MiB from run to run, by whether it had
+  // decoded a row group; waiting, it peaks at 57 MiB at the same speed.
+  bool HelpWhileWaiting() { return OnWorkerThread() && RunOneIfQueued(); }
+
   // True when called on one of this pool's workers (not on another pool's, not on a thread
   // merely helping through RunOneIfQueued).
   bool OnWorkerThread() const;

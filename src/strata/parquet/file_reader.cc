@@ -607,14 +607,9 @@ Status BatchReader::ForEachBatch(const BatchConsumer& consume) {
       // A pool task (a dataset's file) helps run the queue meanwhile, so the pool cannot stall
       // with every worker waiting; another thread only waits, leaving the row groups to the
       // workers, whose consumers then never run on it.
-      const bool help = cpu_pool_->OnWorkerThread();
       while (!may_start()) {
-        if (!help) {
-          running.finished.wait(lock, may_start);
-          break;
-        }
         lock.unlock();
-        const bool ran = cpu_pool_->RunOneIfQueued();
+        const bool ran = cpu_pool_->HelpWhileWaiting();
         lock.lock();
         if (!ran) running.finished.wait(lock, may_start);
       }
