@@ -224,6 +224,54 @@ TEST(ScanSummaryTest, StringsTiedOnTheirFirstEightBytesCompareBytewise) {
   EXPECT_EQ(One(Views(tied)), Line(4, Column("string", "4", 0, Q("abcdefgh"), Q("abcdefghiz"))));
 }
 
+// Thousands of strings with extremes anywhere, long shared prefixes and repeated extremes (the
+// prefix keys tie), nulls, empty values, values at the data buffer's very end and slices: the
+// summary's keyed comparison gives the min and max of a plain comparison of every value.
+TEST(ScanSummaryTest, StringExtremesAcrossBlocksMatchAPlainComparison) {
+  uint64_t state = 12345;
+  auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  for (int round = 0; round < 20; ++round) {
+    const int n = 300 + static_cast<int>(next() % 2500);
+    std::vector<std::optional<std::string>> values;
+    for (int i = 0; i < n; ++i) {
+      const uint32_t kind = next() % 10;
+      if (kind == 0 || (i % 512 == 0 && round % 2 == 0)) {
+        values.emplace_back(std::nullopt);
+      } else if (kind < 4) {
+        // A low-cardinality set whose members share long prefixes ("COLLECT COD"-like).
+        static const char* kSet[] = {"MMMMMMMM", "MMMMMMMMA", "MMMMMMMMAB", "MMMMMMMMABCDEFGHIJ", "MMMMMMM", ""};
+        values.emplace_back(kSet[next() % 6]);
+      } else {
+        std::string v(next() % 20, 'a');
+        for (char& c : v) c = static_cast<char>('A' + next() % 26);
+        values.emplace_back(std::move(v));
+      }
+    }
+    const int64_t begin = round % 3 == 0 ? static_cast<int64_t>(next() % 100) : 0;
+    const int64_t length = n - begin - (round % 4 == 0 ? static_cast<int64_t>(next() % 100) : 0);
+    std::optional<std::string> lo, hi;
+    int nulls = 0;
+    for (int64_t i = begin; i < begin + length; ++i) {
+      if (!values[static_cast<size_t>(i)]) {
+        ++nulls;
+        continue;
+      }
+      const std::string& v = *values[static_cast<size_t>(i)];
+      if (!lo || v < *lo) lo = v;
+      if (!hi || v > *hi) hi = v;
+    }
+    ASSERT_TRUE(lo.has_value());
+    ArrayDataPtr data = Strings(utf8(), values);
+    if (begin != 0 || length != n) data = data->Slice(begin, length);
+    EXPECT_EQ(One(data), Line(static_cast<int>(length), Column("string", std::to_string(length - nulls), nulls,
+                                                                  Q(*lo), Q(*hi))))
+        << "round " << round;
+  }
+}
+
 // Partial summaries (one per thread in a parallel scan) merged in any order give the line of
 // one summary over every batch, for each kind of column.
 TEST(ScanSummaryTest, MergedPartialsGiveTheSameLine) {
