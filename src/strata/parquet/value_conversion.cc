@@ -251,6 +251,43 @@ Status ConvertByteArrayDecimals(const ByteArrayView* views, const uint8_t* valid
   return Status::OK();
 }
 
+namespace {
+
+// Copies one value: up to 32 bytes by two overlapping loads and stores of a fixed width, which
+// stay inside the value (no read or write past it), longer ones by memcpy. Most strings are
+// short, and a memcpy call a value was the larger part of copying them.
+inline void CopyValue(uint8_t* out, const uint8_t* in, uint32_t length) {
+  if (length >= 16) {
+    if (length > 32) {
+      std::memcpy(out, in, length);
+      return;
+    }
+    uint8_t head[16], tail[16];
+    std::memcpy(head, in, 16);
+    std::memcpy(tail, in + length - 16, 16);
+    std::memcpy(out, head, 16);
+    std::memcpy(out + length - 16, tail, 16);
+  } else if (length >= 8) {
+    uint64_t head, tail;
+    std::memcpy(&head, in, 8);
+    std::memcpy(&tail, in + length - 8, 8);
+    std::memcpy(out, &head, 8);
+    std::memcpy(out + length - 8, &tail, 8);
+  } else if (length >= 4) {
+    uint32_t head, tail;
+    std::memcpy(&head, in, 4);
+    std::memcpy(&tail, in + length - 4, 4);
+    std::memcpy(out, &head, 4);
+    std::memcpy(out + length - 4, &tail, 4);
+  } else if (length > 0) {
+    out[0] = in[0];
+    out[length / 2] = in[length / 2];
+    out[length - 1] = in[length - 1];
+  }
+}
+
+}  // namespace
+
 template <typename Offset>
 void WriteByteArrays(const ByteArrayView* views, const uint8_t* validity, int64_t slot, int64_t count,
                      int64_t non_null, Offset* offsets, uint8_t* data, int64_t* position) {
@@ -259,7 +296,7 @@ void WriteByteArrays(const ByteArrayView* views, const uint8_t* validity, int64_
   if (validity == nullptr || non_null == count) {
     for (int64_t i = 0; i < count; ++i) {
       const ByteArrayView& v = views[j++];
-      if (v.length != 0) std::memcpy(data + pos, v.data, v.length);
+      CopyValue(data + pos, v.data, v.length);
       pos += v.length;
       offsets[slot + 1 + i] = static_cast<Offset>(pos);
     }
@@ -267,7 +304,7 @@ void WriteByteArrays(const ByteArrayView* views, const uint8_t* validity, int64_
     for (int64_t i = 0; i < count; ++i) {
       if (IsBitSet(validity, slot + i)) {
         const ByteArrayView& v = views[j++];
-        if (v.length != 0) std::memcpy(data + pos, v.data, v.length);
+        CopyValue(data + pos, v.data, v.length);
         pos += v.length;
       }
       offsets[slot + 1 + i] = static_cast<Offset>(pos);
