@@ -272,6 +272,41 @@ TEST(ScanSummaryTest, StringExtremesAcrossBlocksMatchAPlainComparison) {
   }
 }
 
+// Batches of short values without nulls take a packed comparison: zero bytes inside values,
+// empty values, a value that only a trailing zero byte tells apart, a longer value at the
+// very end (the batch falls back) and slices agree with a plain comparison.
+TEST(ScanSummaryTest, ShortStringsWithoutNullsMatchAPlainComparison) {
+  using namespace std::string_literals;
+  uint64_t state = 99;
+  auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  const std::vector<std::string> alphabet = {"A"s, "A\0"s, "\0"s, ""s, "AIR"s, "REG AIR"s, "TRUCK"s, "\xFF\xFF"s,
+                                             "Z\0\0\0\0\0\0"s, "ZZZZZZZ"s};
+  for (int round = 0; round < 30; ++round) {
+    const int n = 1 + static_cast<int>(next() % 3000);
+    std::vector<std::optional<std::string>> values;
+    for (int i = 0; i < n; ++i) values.emplace_back(alphabet[next() % (2 + round % 9)]);
+    if (round % 5 == 4) values.back() = "longer than seven"s;
+    const int64_t begin = round % 3 == 0 ? static_cast<int64_t>(next() % static_cast<uint32_t>(n)) : 0;
+    const int64_t length = n - begin;
+    std::string lo = *values[static_cast<size_t>(begin)], hi = lo;
+    for (int64_t i = begin; i < n; ++i) {
+      lo = std::min(lo, *values[static_cast<size_t>(i)]);
+      hi = std::max(hi, *values[static_cast<size_t>(i)]);
+    }
+    ArrayDataPtr data = Strings(binary(), values);
+    if (begin != 0) data = data->Slice(begin, length);
+    std::vector<std::optional<std::string>> extremes = {lo, hi};
+    // The expected line: the same extremes summarised on their own (formatting as binary does).
+    const std::string expected = One(Strings(binary(), extremes));
+    const std::string line = One(data);
+    EXPECT_EQ(line.substr(line.find("\"min\"")), expected.substr(expected.find("\"min\""))) << "round " << round;
+    EXPECT_NE(line.find("\"count\":" + std::to_string(length) + ","), std::string::npos) << line;
+  }
+}
+
 // Partial summaries (one per thread in a parallel scan) merged in any order give the line of
 // one summary over every batch, for each kind of column.
 TEST(ScanSummaryTest, MergedPartialsGiveTheSameLine) {
