@@ -321,13 +321,34 @@ class ColumnSummary {
     __int128 lo = ~(static_cast<__int128>(1) << 127);  // the largest
     __int128 hi = static_cast<__int128>(1) << 127;      // the smallest
     bool any = false;
-    for (int64_t i = 0; i < a.length; ++i) {
-      if (!valid(i)) continue;
-      __int128 v;
-      std::memcpy(&v, values + 16 * i, 16);
-      lo = v < lo ? v : lo;
-      hi = v > hi ? v : hi;
-      any = true;
+    if (valid.all_valid) {
+      // Without nulls, in 64-bit halves: decimals widened from INT64 storage (precision up to
+      // 18, most files) have a high half that is the low half's sign, and then the low halves
+      // alone order them; the loop checks that as it goes and runs branch-free.
+      int64_t lo64 = std::numeric_limits<int64_t>::max(), hi64 = std::numeric_limits<int64_t>::min();
+      uint64_t wide = 0;
+      for (int64_t i = 0; i < a.length; ++i) {
+        int64_t half[2];
+        std::memcpy(half, values + 16 * i, 16);
+        wide |= static_cast<uint64_t>(half[1] ^ (half[0] >> 63));
+        lo64 = std::min(lo64, half[0]);
+        hi64 = std::max(hi64, half[0]);
+      }
+      if (wide == 0) {
+        any = a.length > 0;
+        lo = lo64;
+        hi = hi64;
+      }
+    }
+    if (!any) {
+      for (int64_t i = 0; i < a.length; ++i) {
+        if (!valid(i)) continue;
+        __int128 v;
+        std::memcpy(&v, values + 16 * i, 16);
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+        any = true;
+      }
     }
     if (!any) return;
     if (!has_value_ || lo < decimal_min_) decimal_min_ = lo;

@@ -150,6 +150,17 @@ TEST(ScanSummaryTest, TemporalDecimalBoolean) {
             Line(2, Column("time[us]", "2", 0, Q("00:00:00.000001"), Q("23:59:59.999999"))));
   EXPECT_EQ(One(Fixed<__int128>(decimal128(10, 2), {-1250, 7})),
             Line(2, Column("decimal(10,2)", "2", 0, Q("-12.50"), Q("0.07"))));
+  // Without nulls, values that fit 64 bits take their low halves' min and max; one that does
+  // not (either sign) sends the batch to the 128-bit comparison.
+  const __int128 wide = static_cast<__int128>(1) << 70;  // 1180591620717411303424
+  EXPECT_EQ(One(Fixed<__int128>(decimal128(38, 0), {5, INT64_MIN, 7, INT64_MAX, -3})),
+            Line(5, Column("decimal(38,0)", "5", 0, Q("-9223372036854775808"), Q("9223372036854775807"))));
+  EXPECT_EQ(One(Fixed<__int128>(decimal128(38, 0), {5, wide, -3})),
+            Line(3, Column("decimal(38,0)", "3", 0, Q("-3"), Q("1180591620717411303424"))));
+  EXPECT_EQ(One(Fixed<__int128>(decimal128(38, 0), {5, -wide, INT64_MAX})),
+            Line(3, Column("decimal(38,0)", "3", 0, Q("-1180591620717411303424"), Q("9223372036854775807"))));
+  EXPECT_EQ(One(Fixed<__int128>(decimal128(38, 0), {static_cast<__int128>(UINT64_MAX), 1})),
+            Line(2, Column("decimal(38,0)", "2", 0, Q("1"), Q("18446744073709551615"))));
   auto [bits, nulls] = Validity({true, false, true});
   auto values = *AllocateBuffer(Pool(), 1);
   values->mutable_data()[0] = 0b001;  // true, (null), false
