@@ -47,9 +47,10 @@ class LargeBlockCache {
  private:
   // Bytes before the caller's pointer that record the mapping's size.
   static constexpr int64_t kHeaderBytes = 64;
-  static constexpr int64_t kHugePageBytes = int64_t{2} << 20;
+  // Mappings are sized in steps of this, so that blocks of nearly the same size fit each other.
+  static constexpr int64_t kMappingGrain = int64_t{1} << 20;
 
-  // A mapping of `mapped_bytes` (a multiple of 2 MiB) starting 2 MiB aligned, or nullptr.
+  // A fresh mapping of `mapped_bytes` (a multiple of kMappingGrain), or nullptr.
   static uint8_t* Map(int64_t mapped_bytes);
   static void Unmap(uint8_t* base);
   static int64_t MappedBytes(const uint8_t* base);
