@@ -29,8 +29,8 @@ namespace strata::exec {
 // the pool, so one group cannot flood the pool and others' tasks keep getting turns.
 //
 // Wait() on a worker never just blocks while the pool has queued tasks: it runs them on the
-// calling thread. So a task may create, fill and wait on its own TaskGroup on the same pool (nested
-// parallelism), even on a 1-thread pool. A task must not wait on the group it belongs to.
+// calling thread. So a task may create, fill and wait on its own TaskGroup on the same pool
+// (nested parallelism), even on a 1-thread pool. A task must not wait on the group it belongs to.
 //
 // Inline mode (null pool, or max_parallelism 1): Submit() runs the task on the calling thread
 // before returning, so a single-threaded caller needs no threads at all.
@@ -51,7 +51,8 @@ class TaskGroup {
   void Submit(Task task);
 
   // Waits until every submitted task has finished or been skipped, helping run queued pool
-  // tasks meanwhile when called on a worker; returns the first error, or OK. May be called again after more Submit()s.
+  // tasks meanwhile when called on a worker; returns the first error, or OK. May be called
+  // again after more Submit()s.
   Status Wait();
 
   // No task has failed so far.

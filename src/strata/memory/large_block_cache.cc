@@ -18,7 +18,8 @@ uint8_t* LargeBlockCache::Map(int64_t mapped_bytes) {
   // compact memory synchronously, and after the peers' runs had fragmented it the large binary
   // scan took 0.6-0.8 s instead of 0.2 s in one run of three; 4 KiB pages, faulted only in the
   // first row group, gave 0.25-0.28 s every time.
-  void* raw = mmap(nullptr, static_cast<size_t>(mapped_bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* raw =
+      mmap(nullptr, static_cast<size_t>(mapped_bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return nullptr;
   auto* block = static_cast<uint8_t*>(raw);
   std::memcpy(block, &mapped_bytes, sizeof mapped_bytes);

@@ -1,16 +1,16 @@
 // LargeBlockCache: the system pool's blocks of 8 MiB and more, mapped by hand and kept after
 // they are freed, so that the next block of about the same size reuses their pages.
 //
-// Why: glibc maps every block this large afresh and unmaps it on free, so each one pays the
-// kernel's page faults and zeroing again. A scan of a file whose row groups hold one 70 MB
+// Why: glibc maps blocks above its mmap threshold afresh and unmaps them on free, so each one
+// pays the kernel's page faults and zeroing again. A scan of a file whose row groups hold one 70 MB
 // page (bench/data/large_binary.parquet: 4 row groups) mapped ~220 MB per row group and spent
 // three quarters of its time in the kernel zeroing pages.
 //
 // Bounds: at most kMaxBlocks blocks are kept, and a request that none of them fits empties
 // the cache before it maps a new block. So every kept block was live at the last fresh
-// mapping: kept plus live large blocks never exceed the large blocks live at that moment
-// (plus the fit slack of a quarter), and the cache never raises a process's peak. Release()
-// unmaps what is kept. (The system pool does not use it under AddressSanitizer, which tracks
+// mapping: kept plus live large blocks never exceed the large blocks live at that moment (plus
+// the fit slack of a quarter); what the cache adds to a peak is large blocks idle while small
+// allocations peak. Release() unmaps what is kept. (The system pool does not use it under AddressSanitizer, which tracks
 // only malloc's blocks.)
 #pragma once
 
