@@ -253,32 +253,28 @@ Status ConvertByteArrayDecimals(const ByteArrayView* views, const uint8_t* valid
 
 namespace {
 
-// Copies one value: up to 32 bytes by two overlapping loads and stores of a fixed width, which
-// stay inside the value (no read or write past it), longer ones by memcpy. Most strings are
+// Copies `length` bytes, Width <= length <= 2 * Width, as the first and the last Width bytes
+// (overlapping in the middle): fixed-width loads and stores that stay inside the value.
+template <int Width>
+inline void CopyHeadAndTail(uint8_t* out, const uint8_t* in, uint32_t length) {
+  uint8_t head[Width], tail[Width];
+  std::memcpy(head, in, Width);
+  std::memcpy(tail, in + length - Width, Width);
+  std::memcpy(out, head, Width);
+  std::memcpy(out + length - Width, tail, Width);
+}
+
+// Copies one value: up to 32 bytes without a call, longer ones by memcpy. Most strings are
 // short, and a memcpy call a value was the larger part of copying them.
 inline void CopyValue(uint8_t* out, const uint8_t* in, uint32_t length) {
-  if (length >= 16) {
-    if (length > 32) {
-      std::memcpy(out, in, length);
-      return;
-    }
-    uint8_t head[16], tail[16];
-    std::memcpy(head, in, 16);
-    std::memcpy(tail, in + length - 16, 16);
-    std::memcpy(out, head, 16);
-    std::memcpy(out + length - 16, tail, 16);
+  if (length > 32) {
+    std::memcpy(out, in, length);
+  } else if (length >= 16) {
+    CopyHeadAndTail<16>(out, in, length);
   } else if (length >= 8) {
-    uint64_t head, tail;
-    std::memcpy(&head, in, 8);
-    std::memcpy(&tail, in + length - 8, 8);
-    std::memcpy(out, &head, 8);
-    std::memcpy(out + length - 8, &tail, 8);
+    CopyHeadAndTail<8>(out, in, length);
   } else if (length >= 4) {
-    uint32_t head, tail;
-    std::memcpy(&head, in, 4);
-    std::memcpy(&tail, in + length - 4, 4);
-    std::memcpy(out, &head, 4);
-    std::memcpy(out + length - 4, &tail, 4);
+    CopyHeadAndTail<4>(out, in, length);
   } else if (length > 0) {
     out[0] = in[0];
     out[length / 2] = in[length / 2];
