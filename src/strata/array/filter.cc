@@ -11,6 +11,7 @@
 
 #include "strata/array/bitmap.h"
 #include "strata/array/null_array.h"
+#include "strata/array/select_values.h"
 
 namespace strata {
 namespace {
@@ -210,8 +211,14 @@ Result<std::shared_ptr<Buffer>> FilterFixedWidth(const uint8_t* in, int64_t widt
     case 0: break;
     case 1: GatherValues(in, s, dst); break;
     case 2: GatherValues(reinterpret_cast<const uint16_t*>(in), s, reinterpret_cast<uint16_t*>(dst)); break;
-    case 4: GatherValues(reinterpret_cast<const uint32_t*>(in), s, reinterpret_cast<uint32_t*>(dst)); break;
-    case 8: GatherValues(reinterpret_cast<const uint64_t*>(in), s, reinterpret_cast<uint64_t*>(dst)); break;
+    case 4:
+      SelectValues32(reinterpret_cast<const uint32_t*>(in), s.bits, s.offset, s.length, reinterpret_cast<uint32_t*>(dst),
+                     out->capacity() / 4);
+      break;
+    case 8:
+      SelectValues64(reinterpret_cast<const uint64_t*>(in), s.bits, s.offset, s.length, reinterpret_cast<uint64_t*>(dst),
+                     out->capacity() / 8);
+      break;
     case 16: GatherValues(reinterpret_cast<const Bytes<16>*>(in), s, reinterpret_cast<Bytes<16>*>(dst)); break;
     case 32: GatherValues(reinterpret_cast<const Bytes<32>*>(in), s, reinterpret_cast<Bytes<32>*>(dst)); break;
     default: GatherBytes(in, width, s, dst); break;

@@ -1,17 +1,11 @@
-#include <malloc.h>
-
 #include <cstdio>
 
 #include "strata/cli/command.h"
+#include "strata/memory/malloc_tuning.h"
 #include "strata/version.h"
 
 int main(int argc, char** argv) {
-  // glibc serves blocks above 128 KiB with fresh mmap()s and returns them on free(): a scan
-  // that allocates each batch's buffers anew then pays page faults and zeroing for every batch
-  // (~15% of a lineitem scan in the kernel). Keeping such blocks in the heap reuses them; the
-  // pool's own figures are unchanged by this.
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  strata::KeepFreedMemoryForReuse();  // no page faults for buffers allocated per batch
   CLI::App app{"strata: read, write and inspect Parquet and CSV with bounded memory", "strata"};
   app.set_version_flag("--version", std::string("strata ") + STRATA_VERSION_STRING);
   app.require_subcommand(1);

@@ -35,7 +35,12 @@ class PhysicalValueGatherer {
   // The non-null values among elements [begin, end) of `values`, an array of the column's
   // value type (for a dictionary column: its dictionary). Invalid when a conversion would
   // overflow (timestamp[s] times 1000), naming the column.
-  Status Gather(const ArrayData& values, int64_t begin, int64_t end, GatheredValues* out);
+  //
+  // With `append_to`, fixed-width values (not BOOLEAN or BYTE_ARRAY) are written at the end of
+  // that buffer instead of scratch or in place, and `out->fixed` points at them there: a PLAIN
+  // page buffer then receives compacted or converted values without a second copy.
+  Status Gather(const ArrayData& values, int64_t begin, int64_t end, GatheredValues* out,
+                ResizableBuffer* append_to = nullptr);
 
   // Dictionary columns: the non-null indices among elements [begin, end) of `indices` as
   // int32, each checked against `dictionary_length` (Invalid otherwise).
@@ -49,6 +54,8 @@ class PhysicalValueGatherer {
   void Convert(const ArrayData& values, int64_t begin, int64_t end, Convert convert, GatheredValues* out);
   Status GatherByteArrays(const ArrayData& values, int64_t begin, int64_t end, GatheredValues* out);
   Status GatherBooleans(const ArrayData& values, int64_t begin, int64_t end, GatheredValues* out);
+  // Fixed-width values into target_ (converted where the types differ).
+  Status GatherFixedWidth(const ArrayData& values, int64_t begin, int64_t end, GatheredValues* out);
   void GatherFixedBytes(const ArrayData& values, int64_t begin, int64_t end, int width, GatheredValues* out);
   // month_day_nano -> INTERVAL (kIntervalToFixed); Invalid for a value INTERVAL cannot hold.
   Status GatherIntervals(const ArrayData& values, int64_t begin, int64_t end, GatheredValues* out);
@@ -56,6 +63,8 @@ class PhysicalValueGatherer {
   const WriterColumn& column_;
   int value_width_ = 0;
   ResizableBuffer scratch_;  // converted or compacted fixed-width values, boolean bits
+  uint8_t* target_ = nullptr;  // where the current Gather writes fixed-width values
+  bool appending_ = false;     // target_ is the caller's buffer (values without nulls are copied)
   ResizableBuffer views_;    // ByteArrayView per value
   ResizableBuffer indices_;  // int32 dictionary indices
 };

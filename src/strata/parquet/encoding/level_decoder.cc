@@ -177,6 +177,11 @@ Status EncodeLevelsRle(MemoryPool* pool, const int16_t* levels, int64_t n, int16
   return encoder.FlushTo(out, length_prefix);
 }
 
+namespace {
+// Whether some byte of `v` is 0 (exact: a borrow can only start at a zero byte).
+bool HasZeroByte(uint64_t v) { return ((v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull) != 0; }
+}  // namespace
+
 Status EncodeBitmapLevels(const uint8_t* bits, int64_t n, bool length_prefix, ResizableBuffer* out) {
   const int64_t prefix_at = out->size();
   // Worst case: all literal (one header per run, a byte per 8 levels) plus RLE headers.
@@ -199,7 +204,23 @@ Status EncodeBitmapLevels(const uint8_t* bits, int64_t n, bool length_prefix, Re
   };
   int64_t literal_start = 0;
   int64_t i = 0;
+  int64_t scan_until = 0;  // bytes before this are looked at one by one
   while (i < full_bytes) {
+    if (i >= scan_until && i + 8 <= full_bytes) {
+      // Eight bytes at once: does a run of 4 equal 0x00 or 0xFF bytes start at byte 0..4?
+      // (all_ones byte k is 0xFF when bytes k..k+3 are; any_ones byte k is 0 when they are
+      // all 0; bytes 5..7 are masked off.) Mostly not, with nulls scattered: skip 5 bytes.
+      uint64_t w;
+      std::memcpy(&w, bits + i, 8);
+      const uint64_t all_ones = w & (w >> 8) & (w >> 16) & (w >> 24);
+      const uint64_t any_ones = w | (w >> 8) | (w >> 16) | (w >> 24);
+      constexpr uint64_t kHighBytes = 0xFFFFFF0000000000ull;
+      if (!HasZeroByte(~all_ones | kHighBytes) && !HasZeroByte(any_ones | kHighBytes)) {
+        i += 5;
+        continue;
+      }
+      scan_until = i + 5;
+    }
     const uint8_t b = bits[i];
     if (b != 0x00 && b != 0xFF) {
       ++i;

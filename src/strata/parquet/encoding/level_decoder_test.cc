@@ -167,5 +167,25 @@ TEST(BitmapLevelsTest, DecodeToTheBitmapTheyCameFrom) {
   }
 }
 
+// A run of 4 or more 0x00 / 0xFF bytes becomes an RLE run wherever it starts (the encoder looks
+// at eight bytes at a time); shorter ones stay in the literal.
+TEST(BitmapLevelsTest, RunsOfFourBytesAreFoundAtEveryOffset) {
+  constexpr int64_t kBytes = 40;
+  for (uint8_t run_byte : {uint8_t{0x00}, uint8_t{0xFF}}) {
+    for (int64_t at = 0; at + 7 <= kBytes; ++at) {
+      for (int64_t length = 1; length <= 7; ++length) {
+        std::vector<uint8_t> bits(kBytes, 0x5A);
+        std::fill_n(bits.begin() + at, length, run_byte);
+        ResizableBuffer out(SystemMemoryPool());
+        ASSERT_TRUE(EncodeBitmapLevels(bits.data(), kBytes * 8, /*length_prefix=*/false, &out).ok());
+        // One-byte headers: a literal of k bytes is 1 + k, a run of up to 7 bytes is 2.
+        const int64_t rest = kBytes - at - length;
+        const int64_t expected = length >= 4 ? (at > 0 ? 1 + at : 0) + 2 + (rest > 0 ? 1 + rest : 0) : 1 + kBytes;
+        EXPECT_EQ(out.size(), expected) << "run of " << length << " at " << at;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace strata::parquet
