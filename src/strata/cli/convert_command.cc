@@ -301,6 +301,12 @@ Status CheckOptionsApply(const ConvertArgs& args, OutputFormat format) {
   return Status::OK();
 }
 
+// Rows read at a time. The writer encodes in slices and pages of its own (20,000 rows a page by
+// default), so a batch larger than that buys nothing and holds more decoded rows: on lineitem
+// (16 columns) 16,384-row batches hold a quarter of what the reader's 65,536 do (pool peak
+// 100 -> 87 MB at 2 threads) at the same speed.
+constexpr int64_t kConvertBatchRows = 16 * 1024;
+
 Status RunConvert(const ConvertArgs& args) {
   STRATA_ASSIGN_OR_RETURN(const OutputFormat format, OutputFormatOf(args.output));
   STRATA_RETURN_NOT_OK(CheckOptionsApply(args, format));
@@ -316,6 +322,7 @@ Status RunConvert(const ConvertArgs& args) {
   STRATA_ASSIGN_OR_RETURN(read.decryption, MakeDecryptionOptions(args.encryption));
   STRATA_ASSIGN_OR_RETURN(read.schema, ParseInt96Unit(args.int96_unit));
   read.threads = args.threads;  // decoding and encoding share the process's one pool
+  read.batch_rows = kConvertBatchRows;
   STRATA_ASSIGN_OR_RETURN(auto batches, OpenBatchSource(args.input, args.csv, read, pool));
   STRATA_ASSIGN_OR_RETURN(auto writer, OpenSink(args, format, batches->schema(), pool));
   Progress progress(*batches);
