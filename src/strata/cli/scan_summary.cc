@@ -11,6 +11,7 @@
 #include "strata/array/bitmap.h"
 #include "strata/exec/task_group.h"
 #include "strata/exec/thread_pool.h"
+#include "strata/types/month_day_nano.h"
 
 #include "strata/cli/value_format.h"
 
@@ -119,8 +120,9 @@ std::string SummaryTypeName(const DataType& type) {
     case TypeId::kBinary:
     case TypeId::kLargeBinary:
     case TypeId::kBinaryView:
-    case TypeId::kFixedSizeBinary: return "binary";
-    case TypeId::kIntervalMonthDayNano: return "interval";
+    case TypeId::kFixedSizeBinary:
+    // Parquet INTERVAL is a FIXED_LEN_BYTE_ARRAY(12), which the contract summarises as binary.
+    case TypeId::kIntervalMonthDayNano: return "binary";
     case TypeId::kNull: return "null";
     case TypeId::kDictionary: return SummaryTypeName(*type.value_type());  // summarised by value
     default: return "nested";
@@ -177,8 +179,7 @@ class ColumnSummary {
       case TypeId::kBinaryView: return AddViews(a);
       case TypeId::kFixedSizeBinary:
       case TypeId::kDecimal256: return AddFixedBytes(a);
-      // Intervals have no order (is 1 month more than 30 days?): counted, no min or max.
-      case TypeId::kIntervalMonthDayNano: return;
+      case TypeId::kIntervalMonthDayNano: return AddIntervals(a);
       default: return;  // nested and null: counted only
     }
   }
@@ -187,6 +188,7 @@ class ColumnSummary {
     count_ += other.count_;
     nulls_ += other.nulls_;
     saw_nan_ = saw_nan_ || other.saw_nan_;
+    interval_without_parquet_form_ = interval_without_parquet_form_ || other.interval_without_parquet_form_;
     if (values_ != nullptr) values_->Merge(*other.values_);
     if (!other.has_value_) return;
     if (!has_value_) {
@@ -504,6 +506,34 @@ class ColumnSummary {
     }
   }
 
+  // Intervals have no order of their own (is a month more than 30 days?): like every
+  // FIXED_LEN_BYTE_ARRAY they compare by the bytes a Parquet file stores, INTERVAL's
+  // little-endian unsigned 32-bit months, days and milliseconds, as the peers compare them.
+  // A value INTERVAL cannot hold (negative parts, a fraction of a millisecond: never read from
+  // Parquet, possible from IPC) has no such bytes, and the column then shows no min or max.
+  void AddIntervals(const ArrayData& a) {
+    constexpr int64_t kNanosPerMilli = 1000000;
+    const uint8_t* values = a.buffers[1]->data();
+    const Validity valid(a);
+    char bytes[12];
+    for (int64_t i = 0; i < a.length; ++i) {
+      if (!valid(i)) continue;
+      const MonthDayNano v = LoadMonthDayNano(values + (a.offset + i) * kMonthDayNanoBytes);
+      if (v.months < 0 || v.days < 0 || v.nanoseconds < 0 || v.nanoseconds % kNanosPerMilli != 0 ||
+          v.nanoseconds / kNanosPerMilli > UINT32_MAX) {
+        interval_without_parquet_form_ = true;
+        continue;
+      }
+      const uint32_t parts[3] = {static_cast<uint32_t>(v.months), static_cast<uint32_t>(v.days),
+                                 static_cast<uint32_t>(v.nanoseconds / kNanosPerMilli)};
+      std::memcpy(bytes, parts, sizeof(parts));
+      const std::string_view key(bytes, sizeof(bytes));
+      if (!has_value_ || key < bytes_min_) bytes_min_.assign(key);
+      if (!has_value_ || key > bytes_max_) bytes_max_.assign(key);
+      has_value_ = true;
+    }
+  }
+
   std::optional<std::string> Format(bool min) const {
     if (count_ == 0) return std::nullopt;
     if (values_ != nullptr) return values_->Format(min);
@@ -541,6 +571,9 @@ class ColumnSummary {
       case TypeId::kLargeBinary:
       case TypeId::kBinaryView:
       case TypeId::kFixedSizeBinary: return FormatBinaryDigest(min ? bytes_min_ : bytes_max_);
+      case TypeId::kIntervalMonthDayNano:
+        if (interval_without_parquet_form_) return std::nullopt;
+        return FormatBinaryDigest(min ? bytes_min_ : bytes_max_);
       default:
         if (is_integer(id)) return std::to_string(i);
         return std::nullopt;
@@ -553,6 +586,7 @@ class ColumnSummary {
   int64_t nulls_ = 0;
   bool has_value_ = false;
   bool saw_nan_ = false;
+  bool interval_without_parquet_form_ = false;
   int64_t int_min_ = 0, int_max_ = 0;
   uint64_t uint_min_ = 0, uint_max_ = 0;
   double float_min_ = 0, float_max_ = 0;

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "strata/array/bitmap.h"
+#include "strata/cli/value_format.h"
 #include "strata/exec/thread_pool.h"
 
 namespace strata::cli {
@@ -201,14 +202,25 @@ TEST(ScanSummaryTest, NestedAndNullColumnsAreCountedOnly) {
   EXPECT_EQ(One(ArrayData::Make(null(), 4, {nullptr}, 4)), Line(4, Column("null", "0", 4, "null", "null")));
 }
 
-// Intervals have no order (a month is not a fixed number of days): counted, no min or max.
-TEST(ScanSummaryTest, IntervalsAreCountedWithoutMinOrMax) {
+// Intervals summarise as binary, by the 12 bytes Parquet INTERVAL stores (little-endian
+// unsigned months, days, milliseconds); a value INTERVAL cannot hold leaves min and max out.
+TEST(ScanSummaryTest, IntervalsCompareByTheirParquetBytes) {
   struct Interval {
     int32_t months, days;
     int64_t nanoseconds;
   };
-  auto intervals = Fixed<Interval>(month_day_nano_interval(), {Interval{1, 2, 3}, std::nullopt, Interval{-5, 0, 0}});
-  EXPECT_EQ(One(intervals), Line(3, Column("interval", "2", 1, "null", "null")));
+  auto parquet_bytes = [](uint32_t months, uint32_t days, uint32_t millis) {
+    const uint32_t parts[3] = {months, days, millis};
+    return std::string(reinterpret_cast<const char*>(parts), sizeof(parts));
+  };
+  // Bytewise, months' low byte decides first: 256 months (00 01 ..) sorts before 1 month.
+  auto intervals = Fixed<Interval>(month_day_nano_interval(), {Interval{1, 2, 3000000}, std::nullopt,
+                                                               Interval{256, 0, 0}, Interval{1, 2, 4000000}});
+  EXPECT_EQ(One(intervals), Line(4, Column("binary", "3", 1, Q(FormatBinaryDigest(parquet_bytes(256, 0, 0))),
+                                          Q(FormatBinaryDigest(parquet_bytes(1, 2, 4))))));
+  auto without_parquet_form =
+      Fixed<Interval>(month_day_nano_interval(), {Interval{1, 2, 3}, std::nullopt, Interval{-5, 0, 0}});
+  EXPECT_EQ(One(without_parquet_form), Line(3, Column("binary", "2", 1, "null", "null")));
 }
 
 TEST(ScanSummaryTest, ParallelFoldGivesTheSameLine) {

@@ -27,8 +27,9 @@ bool IsDecimalTextColumn(const ColumnDescriptor& column) {
          column.field_metadata.Get(kDecimalTextMetadataKey).has_value();
 }
 
-TypePtr DecimalTextStorageType(const ColumnDescriptor& column) {
-  return column.physical_type == PhysicalType::kFixedLenByteArray ? fixed_size_binary(column.type_length) : binary();
+TypePtr DecimalTextStorageType(const ColumnDescriptor& column, const DataType& text_type) {
+  if (column.physical_type == PhysicalType::kFixedLenByteArray) return fixed_size_binary(column.type_length);
+  return text_type.id() == TypeId::kLargeString ? large_binary() : binary();
 }
 
 int64_t DecimalTextBound(int64_t length, int32_t scale) { return DigitsBound(length) + 3 + scale; }
@@ -114,19 +115,28 @@ DecimalTextConverter::DecimalTextConverter(const ColumnDescriptor& column, TypeP
     : scale_(ScaleOf(column)), text_type_(std::move(text_type)), pool_(pool), limbs_(pool) {}
 
 Result<ArrayDataPtr> DecimalTextConverter::Convert(const ArrayData& storage) {
+  const bool large_text = text_type_->id() == TypeId::kLargeString;
+  if (storage.type->id() == TypeId::kLargeBinary) {
+    return large_text ? ConvertWithOffsets<int64_t, int64_t>(storage) : ConvertWithOffsets<int32_t, int64_t>(storage);
+  }
+  return large_text ? ConvertWithOffsets<int64_t, int32_t>(storage) : ConvertWithOffsets<int32_t, int32_t>(storage);
+}
+
+template <typename TextOffset, typename StorageOffset>
+Result<ArrayDataPtr> DecimalTextConverter::ConvertWithOffsets(const ArrayData& storage) {
   if (storage.offset != 0) return Status::Invalid("decimal text conversion of a sliced array");
   const int64_t length = storage.length;
   const uint8_t* validity = storage.validity_data();
   const bool fixed = storage.type->id() == TypeId::kFixedSizeBinary;
   const int width = fixed ? storage.type->byte_width() : 0;
-  const int32_t* offsets = fixed ? nullptr : storage.buffers[1]->data_as<int32_t>();
+  const StorageOffset* offsets = fixed ? nullptr : storage.buffers[1]->data_as<StorageOffset>();
   const uint8_t* values = fixed ? storage.buffers[1]->data() : storage.buffers[2]->data();
   auto value_at = [&](int64_t i, int64_t* size) -> const uint8_t* {
     if (fixed) {
       *size = width;
       return values + i * width;
     }
-    *size = offsets[i + 1] - offsets[i];
+    *size = static_cast<int64_t>(offsets[i + 1] - offsets[i]);
     return values + offsets[i];
   };
 
@@ -140,14 +150,16 @@ Result<ArrayDataPtr> DecimalTextConverter::Convert(const ArrayData& storage) {
     bound += DecimalTextBound(size, scale_);
     widest = std::max(widest, size);
   }
-  if (bound > std::numeric_limits<int32_t>::max()) {
-    return Status::LimitExceeded("{} values of decimal text may take {} bytes, above 32-bit offsets", length, bound);
+  if (bound > std::numeric_limits<TextOffset>::max()) {
+    return Status::LimitExceeded("{} values of decimal text may take {} bytes, above 32-bit offsets; read with "
+                                 "large_binary", length, bound);
   }
   STRATA_RETURN_NOT_OK(limbs_.ReserveScratch((widest + 3) / 4 * static_cast<int64_t>(sizeof(uint32_t))));
   auto* limbs = reinterpret_cast<uint32_t*>(limbs_.mutable_data());
-  STRATA_ASSIGN_OR_RETURN(auto text_offsets, AllocateBuffer(pool_, (length + 1) * static_cast<int64_t>(sizeof(int32_t))));
+  STRATA_ASSIGN_OR_RETURN(auto text_offsets,
+                          AllocateBuffer(pool_, (length + 1) * static_cast<int64_t>(sizeof(TextOffset))));
   STRATA_ASSIGN_OR_RETURN(auto text, AllocateBuffer(pool_, bound));
-  auto* out_offsets = text_offsets->mutable_data_as<int32_t>();
+  auto* out_offsets = text_offsets->mutable_data_as<TextOffset>();
   auto* out = reinterpret_cast<char*>(text->mutable_data());
   int64_t position = 0;
   out_offsets[0] = 0;
@@ -157,7 +169,7 @@ Result<ArrayDataPtr> DecimalTextConverter::Convert(const ArrayData& storage) {
       const uint8_t* value = value_at(i, &size);
       position += FormatDecimalText(value, size, scale_, limbs, out + position);
     }
-    out_offsets[i + 1] = static_cast<int32_t>(position);
+    out_offsets[i + 1] = static_cast<TextOffset>(position);
   }
   STRATA_RETURN_NOT_OK(text->Resize(position));
   std::shared_ptr<Buffer> validity_buffer = storage.buffers.empty() ? nullptr : storage.buffers[0];

@@ -1,5 +1,6 @@
 // Decimals wider than decimal256 (precision above 76, BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY) read
-// as their exact decimal text: a utf8 field whose metadata keeps the Parquet type,
+// as their exact decimal text: a utf8 field (large_utf8 with 64-bit offsets) whose metadata
+// keeps the Parquet type,
 //   parquet.decimal = "decimal(90, 10)"
 // and whose values read like "-12345.6789000000": a leading '-' for negatives, the scale's
 // digits always shown, "0.001" for |x| < 1, no exponent. The column readers decode the raw
@@ -26,9 +27,10 @@ inline constexpr int32_t kMaxDecimal256Precision = 76;
 // metadata carries kDecimalTextMetadataKey).
 bool IsDecimalTextColumn(const ColumnDescriptor& column);
 
-// The type the readers decode such a column's bytes as: binary for BYTE_ARRAY,
+// The type the readers decode such a column's bytes as: binary for BYTE_ARRAY (large_binary
+// when the text is large_string, so the reader's offsets match the storage type),
 // fixed_size_binary(type_length) for FIXED_LEN_BYTE_ARRAY.
-TypePtr DecimalTextStorageType(const ColumnDescriptor& column);
+TypePtr DecimalTextStorageType(const ColumnDescriptor& column, const DataType& text_type);
 
 // Writes the decimal text of one big-endian two's complement integer of `length` bytes (any
 // length; 0 reads as zero) with `scale` digits after the point to `out`, which must have room
@@ -46,8 +48,9 @@ class DecimalTextConverter {
  public:
   DecimalTextConverter(const ColumnDescriptor& column, TypePtr text_type, MemoryPool* pool);
 
-  // `storage`: a binary or fixed_size_binary array as DecimalTextStorageType has it. The result
-  // keeps its validity bitmap and null count. LimitExceeded when the text passes 2 GiB.
+  // `storage`: a binary, large_binary or fixed_size_binary array as DecimalTextStorageType has
+  // it. The result, of the text type given at construction (utf8 or large_utf8), keeps its
+  // validity bitmap and null count. LimitExceeded when utf8 text would pass 2 GiB.
   Result<ArrayDataPtr> Convert(const ArrayData& storage);
 
   // Scratch held across batches.
@@ -55,6 +58,9 @@ class DecimalTextConverter {
 
  private:
   int32_t scale_;
+  template <typename TextOffset, typename StorageOffset>
+  Result<ArrayDataPtr> ConvertWithOffsets(const ArrayData& storage);
+
   TypePtr text_type_;
   MemoryPool* pool_;
   ResizableBuffer limbs_;

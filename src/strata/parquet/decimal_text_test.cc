@@ -1,5 +1,6 @@
 // Decimals above 76 digits read as their exact text (decimal_text.h): the formatting of any
-// width, and files with FIXED_LEN_BYTE_ARRAY(40) and BYTE_ARRAY columns, flat and in a list.
+// width, and files with FIXED_LEN_BYTE_ARRAY(40) and BYTE_ARRAY columns, flat and in a list,
+// as utf8 and (with 64-bit offsets) as large_utf8.
 #include "strata/parquet/decimal_text.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/array/validate.h"
 #include "strata/parquet/file_reader.h"
 #include "strata/parquet/testing/file_builder.h"
 #include "strata/parquet/writer_test_util.h"
@@ -84,66 +86,90 @@ struct DecimalCase {
 };
 
 // Rows: a positive, a negative, zero, a null, the largest and smallest values of the precision.
-TEST(DecimalTextTest, WideDecimalColumnsReadAsText) {
-  for (const DecimalCase& c : {DecimalCase{PhysicalType::kFixedLenByteArray, 40, 90, 10},
-                               DecimalCase{PhysicalType::kByteArray, 0, 90, 10},
-                               DecimalCase{PhysicalType::kFixedLenByteArray, 40, 90, 0},
-                               DecimalCase{PhysicalType::kByteArray, 0, 90, 90},
-                               DecimalCase{PhysicalType::kFixedLenByteArray, 33, 77, 5}}) {
-    SCOPED_TRACE(fmt::format("{} {} decimal({}, {})", PhysicalTypeName(c.physical), c.type_length, c.precision, c.scale));
-    const std::string nines(static_cast<size_t>(c.precision), '9');
-    const std::vector<std::string> numbers = {"123456789000000", "-123456789000000", "0", "0", nines, "-" + nines};
-    const std::vector<bool> valid = {true, true, true, false, true, true};
-    std::vector<std::string> bytes;
-    for (size_t i = 0; i < numbers.size(); ++i) {
-      // BYTE_ARRAY values of varying length: as few bytes as the sign needs, and one value wide.
-      const int width = c.type_length > 0 ? c.type_length : (i == 0 ? 7 : (i == 2 ? 1 : 40));
-      bytes.push_back(TwosComplement(numbers[i], width));
-    }
-    pt::ColumnOptions column;
-    column.name = "d";
-    column.physical_type = c.physical;
-    column.type_length = c.type_length;
-    column.logical_type = pt::DecimalLogicalType(c.precision, c.scale);
-    const pt::ColumnValues values = c.physical == PhysicalType::kByteArray
-                                        ? pt::ColumnValues::ByteArrays(bytes, valid)
-                                        : pt::ColumnValues::FixedLenByteArrays(c.type_length, bytes, valid);
-    auto file = pt::BuildFile({column}, {values}, 4);  // two row groups
-    ASSERT_TRUE(file.ok()) << file.status().ToString();
-    auto reader = FileReader::Open(MakeBufferSource(*file, "wide.parquet"), SystemMemoryPool());
-    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-    const Field& field = *(*reader)->schema()->field(0);
-    EXPECT_EQ(field.type()->id(), TypeId::kString);
-    EXPECT_EQ(field.metadata().Get(kDecimalTextMetadataKey), fmt::format("decimal({}, {})", c.precision, c.scale));
-    auto table = (*reader)->ReadTable();
-    ASSERT_TRUE(table.ok()) << table.status().ToString();
-    std::vector<std::optional<std::string>> texts;
-    for (const Array& chunk : (*table)->column(0)->chunks()) {
-      ASSERT_EQ(chunk.type()->id(), TypeId::kString);
-      for (int64_t i = 0; i < chunk.length(); ++i) {
-        if (chunk.IsNull(i)) texts.emplace_back(std::nullopt);
-        else texts.emplace_back(std::string(StringArray(chunk).GetView(i)));
-      }
-    }
-    auto text = [&](std::string digits) -> std::string {
-      const bool negative = digits[0] == '-';
-      if (negative) digits.erase(0, 1);
-      if (c.scale > 0) {
-        if (static_cast<int32_t>(digits.size()) <= c.scale) {
-          digits = std::string(static_cast<size_t>(c.scale) + 1 - digits.size(), '0') + digits;
-        }
-        digits.insert(digits.size() - static_cast<size_t>(c.scale), ".");
-      }
-      return (negative ? "-" : "") + digits;
-    };
-    const std::vector<std::optional<std::string>> expected = {
-        text(numbers[0]), text(numbers[1]), text("0"), std::nullopt, text(numbers[4]), text(numbers[5])};
-    EXPECT_EQ(texts, expected);
+// With `large_binary` the text is large_utf8 (64-bit offsets), the metadata the same.
+void CheckWideDecimalColumn(const DecimalCase& c, bool large_binary) {
+  SCOPED_TRACE(fmt::format("{} {} decimal({}, {}){}", PhysicalTypeName(c.physical), c.type_length, c.precision, c.scale,
+                           large_binary ? " large_binary" : ""));
+  const TypeId text_id = large_binary ? TypeId::kLargeString : TypeId::kString;
+  const std::string nines(static_cast<size_t>(c.precision), '9');
+  const std::vector<std::string> numbers = {"123456789000000", "-123456789000000", "0", "0", nines, "-" + nines};
+  const std::vector<bool> valid = {true, true, true, false, true, true};
+  std::vector<std::string> bytes;
+  for (size_t i = 0; i < numbers.size(); ++i) {
+    // BYTE_ARRAY values of varying length: as few bytes as the sign needs, and one value wide.
+    const int width = c.type_length > 0 ? c.type_length : (i == 0 ? 7 : (i == 2 ? 1 : 40));
+    bytes.push_back(TwosComplement(numbers[i], width));
   }
+  pt::ColumnOptions column;
+  column.name = "d";
+  column.physical_type = c.physical;
+  column.type_length = c.type_length;
+  column.logical_type = pt::DecimalLogicalType(c.precision, c.scale);
+  const pt::ColumnValues values = c.physical == PhysicalType::kByteArray
+                                      ? pt::ColumnValues::ByteArrays(bytes, valid)
+                                      : pt::ColumnValues::FixedLenByteArrays(c.type_length, bytes, valid);
+  auto file = pt::BuildFile({column}, {values}, 4);  // two row groups
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  auto reader = FileReader::Open(MakeBufferSource(*file, "wide.parquet"), SystemMemoryPool());
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  BatchReadOptions options;
+  options.large_binary = large_binary;
+  auto batches = (*reader)->ReadBatches(options);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  const Field& field = *(*batches)->schema()->field(0);
+  EXPECT_EQ(field.type()->id(), text_id);
+  EXPECT_EQ(field.metadata().Get(kDecimalTextMetadataKey), fmt::format("decimal({}, {})", c.precision, c.scale));
+  auto table = (*reader)->ReadTable(options);
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  std::vector<std::optional<std::string>> texts;
+  for (const Array& chunk : (*table)->column(0)->chunks()) {
+    ASSERT_EQ(chunk.type()->id(), text_id);
+    auto valid_chunk = ValidateFull(*chunk.data());
+    ASSERT_TRUE(valid_chunk.ok()) << valid_chunk.ToString();
+    for (int64_t i = 0; i < chunk.length(); ++i) {
+      if (chunk.IsNull(i)) texts.emplace_back(std::nullopt);
+      else if (large_binary) texts.emplace_back(std::string(LargeStringArray(chunk).GetView(i)));
+      else texts.emplace_back(std::string(StringArray(chunk).GetView(i)));
+    }
+  }
+  auto text = [&](std::string digits) -> std::string {
+    const bool negative = digits[0] == '-';
+    if (negative) digits.erase(0, 1);
+    if (c.scale > 0) {
+      if (static_cast<int32_t>(digits.size()) <= c.scale) {
+        digits = std::string(static_cast<size_t>(c.scale) + 1 - digits.size(), '0') + digits;
+      }
+      digits.insert(digits.size() - static_cast<size_t>(c.scale), ".");
+    }
+    return (negative ? "-" : "") + digits;
+  };
+  const std::vector<std::optional<std::string>> expected = {
+      text(numbers[0]), text(numbers[1]), text("0"), std::nullopt, text(numbers[4]), text(numbers[5])};
+  EXPECT_EQ(texts, expected);
 }
 
-// The same values as the element of a list column (the nested leaf reader).
-TEST(DecimalTextTest, WideDecimalsInAListReadAsText) {
+const DecimalCase kWideCases[] = {DecimalCase{PhysicalType::kFixedLenByteArray, 40, 90, 10},
+                                  DecimalCase{PhysicalType::kByteArray, 0, 90, 10},
+                                  DecimalCase{PhysicalType::kFixedLenByteArray, 40, 90, 0},
+                                  DecimalCase{PhysicalType::kByteArray, 0, 90, 90},
+                                  DecimalCase{PhysicalType::kFixedLenByteArray, 33, 77, 5}};
+
+TEST(DecimalTextTest, WideDecimalColumnsReadAsText) {
+  for (const DecimalCase& c : kWideCases) CheckWideDecimalColumn(c, /*large_binary=*/false);
+}
+
+// With 64-bit offsets asked for, the text is large_utf8 (the BYTE_ARRAY bytes decode as
+// large_binary first).
+TEST(DecimalTextTest, WideDecimalColumnsReadAsLargeText) {
+  for (const DecimalCase& c : kWideCases) CheckWideDecimalColumn(c, /*large_binary=*/true);
+}
+
+// The same values as the element of a BYTE_ARRAY list column (the nested leaf reader), with
+// 32-bit or 64-bit offsets (list<large_string> with large_binary, as
+// AssemblyPlan::UseLargeOffsets makes it; the bytes then decode as large_binary).
+void CheckWideDecimalsInAList(bool large_binary) {
+  SCOPED_TRACE(large_binary ? "large_binary" : "");
+  const TypeId text_id = large_binary ? TypeId::kLargeString : TypeId::kString;
   using Row = std::optional<std::vector<std::optional<std::string>>>;
   const std::vector<Row> rows = {Row({TwosComplement("-5", 40), std::nullopt, TwosComplement(kNines90, 40)}), Row(),
                                  Row(std::vector<std::optional<std::string>>{}), Row({TwosComplement("42", 3)})};
@@ -156,23 +182,37 @@ TEST(DecimalTextTest, WideDecimalsInAListReadAsText) {
   ASSERT_TRUE(file.ok()) << file.status().ToString();
   auto reader = FileReader::Open(MakeBufferSource(*file, "wide_list.parquet"), SystemMemoryPool());
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  const Field& field = *(*reader)->schema()->field(0);
+  BatchReadOptions options;
+  options.large_binary = large_binary;
+  auto batches = (*reader)->ReadBatches(options);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  const Field& field = *(*batches)->schema()->field(0);
   ASSERT_EQ(field.type()->id(), TypeId::kList);
   const Field& element = *field.type()->value_field();
-  EXPECT_EQ(element.type()->id(), TypeId::kString);
+  EXPECT_EQ(element.type()->id(), text_id);
   EXPECT_EQ(element.metadata().Get(kDecimalTextMetadataKey), "decimal(90, 2)");
-  auto table = (*reader)->ReadTable();
+  auto table = (*reader)->ReadTable(options);
   ASSERT_TRUE(table.ok()) << table.status().ToString();
   ASSERT_EQ((*table)->num_rows(), 4);
   const Array& list = (*table)->column(0)->chunks()[0];
+  auto valid_list = ValidateFull(*list.data());
+  ASSERT_TRUE(valid_list.ok()) << valid_list.ToString();
+  EXPECT_TRUE(list.type()->Equals(*field.type())) << list.type()->ToString();
   const Array values(list.data()->children[0]);
   ASSERT_EQ(values.length(), 4);
-  StringArray strings(values);
-  EXPECT_EQ(strings.GetView(0), "-0.05");
+  ASSERT_EQ(values.type()->id(), text_id);
+  auto view = [&](int64_t i) {
+    return large_binary ? std::string(LargeStringArray(values).GetView(i)) : std::string(StringArray(values).GetView(i));
+  };
+  EXPECT_EQ(view(0), "-0.05");
   EXPECT_TRUE(values.IsNull(1));
-  EXPECT_EQ(strings.GetView(2), std::string(88, '9') + ".99");
-  EXPECT_EQ(strings.GetView(3), "0.42");
+  EXPECT_EQ(view(2), std::string(88, '9') + ".99");
+  EXPECT_EQ(view(3), "0.42");
 }
+
+TEST(DecimalTextTest, WideDecimalsInAListReadAsText) { CheckWideDecimalsInAList(/*large_binary=*/false); }
+
+TEST(DecimalTextTest, WideDecimalsInAListReadAsLargeText) { CheckWideDecimalsInAList(/*large_binary=*/true); }
 
 // Precision 76 is still decimal256; its statistics keep pruning numerically.
 TEST(DecimalTextTest, Precision76StaysDecimal256) {
@@ -209,7 +249,7 @@ TEST(DecimalTextTest, StatisticsDoNotPruneTheText) {
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   const ColumnDescriptor& descriptor = (*reader)->descriptor().column(0);
   EXPECT_TRUE(IsDecimalTextColumn(descriptor));
-  EXPECT_EQ(DecimalTextStorageType(descriptor)->ToString(), fixed_size_binary(40)->ToString());
+  EXPECT_EQ(DecimalTextStorageType(descriptor, *utf8())->ToString(), fixed_size_binary(40)->ToString());
 }
 
 }  // namespace

@@ -14,8 +14,12 @@
 
 namespace strata::parquet::testing {
 
-// The repository root (where node_modules lives), from this header's path.
+// The repository root (where node_modules lives): STRATA_SOURCE_DIR, which CTest sets, else
+// this header's path. __FILE__ alone is not enough: with CCACHE_BASEDIR (scripts/build) ccache
+// passes sources relative to the build folder, so __FILE__ is "../../src/...", which names the
+// root only from that folder, and the DuckDB tests skipped themselves as if node were missing.
 inline std::filesystem::path SourceRoot() {
+  if (const char* source = std::getenv("STRATA_SOURCE_DIR"); source != nullptr && *source != '\0') return source;
   return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().parent_path();
 }
 

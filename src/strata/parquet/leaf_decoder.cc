@@ -23,7 +23,7 @@ Status LeafDecoder::Init(TypePtr* output_type, bool slots_are_rows) {
     STRATA_ASSIGN_OR_RETURN(conversion_, ChooseValueConversion(column_, **output_type));
     if (conversion_ == ValueConversion::kDecimalText) {
       decimal_text_ = std::make_unique<DecimalTextConverter>(column_, *output_type, pool_);
-      *output_type = DecimalTextStorageType(column_);
+      *output_type = DecimalTextStorageType(column_, **output_type);
       STRATA_ASSIGN_OR_RETURN(conversion_, ChooseValueConversion(column_, **output_type));
     }
   }

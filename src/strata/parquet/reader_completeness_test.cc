@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "strata/array/pretty_print.h"
 #include "strata/array/validate.h"
 #include "strata/parquet/file_reader.h"
@@ -284,6 +286,69 @@ TEST(ReaderCompletenessTest, NestedLeavesTakeLargeOffsets) {
   EXPECT_TRUE(ValuesMayPassTwoGiB(meta));
   meta.type = PhysicalType::kInt64;
   EXPECT_FALSE(ValuesMayPassTwoGiB(meta));
+}
+
+// A dictionary-encoded nested string chunk without SizeStatistics, as DuckDB 1.5 and older
+// writers make them, keeps 32-bit offsets when its size says its values stay far below 2 GiB.
+// Bounding the expanded values by the chunk's value count times its dictionary page size would
+// be sound but switch such ordinary chunks to large types: here 100,000 elements of 1,000
+// distinct 20-byte tags bound at about 2.4 GB, while the values take 2 MB (a 4 MB DuckDB file
+// of 1M rows of tag lists, 1,000 distinct tags, bounds at 2.9 GB per row group).
+TEST(ReaderCompletenessTest, DictionaryChunksWithoutSizeStatisticsKeep32BitOffsets) {
+  using Row = std::optional<std::vector<std::optional<std::string>>>;
+  constexpr int kDistinct = 1000;
+  constexpr int kRows = 25000;
+  constexpr int kPerRow = 4;
+  auto tag = [](int k) { return fmt::format("tag-{:016d}", k); };  // 20 bytes
+  std::vector<Row> rows;
+  for (int r = 0; r < kRows; ++r) {
+    std::vector<std::optional<std::string>> tags;
+    for (int k = 0; k < kPerRow; ++k) tags.emplace_back(tag((r * 7 + k * 13) % kDistinct));
+    rows.emplace_back(std::move(tags));
+  }
+  pt::ColumnOptions column;
+  column.name = "tags";
+  column.physical_type = PhysicalType::kByteArray;
+  column.logical_type = pt::StringLogicalType();
+  column.list = true;
+  column.encoding = Encoding::kRleDictionary;
+  column.rows_per_page = 20000;
+  auto file = pt::BuildFile({column}, {pt::ColumnValues::ListOf<std::string>(PhysicalType::kByteArray, rows)},
+                            int64_t{1} << 30);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  auto reader = pt::OpenBuffer(*file, SystemMemoryPool());
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  ASSERT_EQ((*reader)->metadata().row_groups.size(), 1u);
+  const ColumnMetaData& meta = *(*reader)->metadata().row_groups[0].columns[0].meta_data;
+  ASSERT_FALSE(meta.size_statistics.has_value());
+  ASSERT_TRUE(meta.dictionary_page_offset.has_value());
+  // The dictionary page with its header, uncompressed: 1,000 x (4 + 20) bytes and a few more.
+  const int64_t dictionary_page_bytes = meta.data_page_offset - *meta.dictionary_page_offset;
+  EXPECT_GE(dictionary_page_bytes, kDistinct * 24);
+  EXPECT_GT(meta.num_values * dictionary_page_bytes, int64_t{1} << 31);
+  EXPECT_FALSE(ValuesMayPassTwoGiB(meta));
+
+  auto table = (*reader)->ReadTable();
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  const DataType& type = *(*table)->schema()->field(0)->type();
+  ASSERT_EQ(type.id(), TypeId::kList) << type.ToString();
+  EXPECT_EQ(type.value_field()->type()->id(), TypeId::kString) << type.ToString();
+  int64_t checked = 0;
+  int64_t row = 0;
+  for (const Array& chunk : (*table)->column(0)->chunks()) {
+    auto valid = ValidateFull(*chunk.data());
+    ASSERT_TRUE(valid.ok()) << valid.ToString();
+    const ListArray<int32_t> lists(chunk.data());
+    const StringArray values(lists.values());
+    for (int64_t i = 0; i < chunk.length(); ++i, ++row) {
+      ASSERT_EQ(lists.value_length(i), kPerRow);
+      for (int k = 0; k < kPerRow; ++k) {
+        ASSERT_EQ(values.GetView(lists.value_offset(i) + k), tag((static_cast<int>(row) * 7 + k * 13) % kDistinct));
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, int64_t{kRows} * kPerRow);
 }
 
 }  // namespace

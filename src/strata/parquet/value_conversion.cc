@@ -32,8 +32,9 @@ Result<ValueConversion> ChooseValueConversion(const ColumnDescriptor& column, co
   const int output_width = output.byte_width();
   if (out == TypeId::kNull) return ValueConversion::kDiscard;
   if (IsDecimalTextColumn(column)) {
-    // Text in utf8; the readers decode the raw bytes as binary or fixed_size_binary first.
-    if (out == TypeId::kString) return ValueConversion::kDecimalText;
+    // Text in utf8 or large_utf8; the readers decode the raw bytes as (large_)binary or
+    // fixed_size_binary first.
+    if (out == TypeId::kString || out == TypeId::kLargeString) return ValueConversion::kDecimalText;
     if (is_string(out)) {
       return Status::NotImplemented("column '{}': decimal text values cannot be read as {}", column.dotted_path,
                                     output.ToString());

@@ -23,7 +23,7 @@ enum class ValueConversion {
   kBits,              // BOOLEAN -> boolean
   kByteArray,         // BYTE_ARRAY -> binary/string (32- or 64-bit offsets)
   kByteArrayDecimal,  // BYTE_ARRAY -> decimal
-  kDecimalText,       // BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY decimal above 76 digits -> utf8 text:
+  kDecimalText,       // BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY decimal above 76 digits -> (large_)utf8 text:
                       // decoded as DecimalTextStorageType, then DecimalTextConverter (decimal_text.h)
   kByteArrayDictionary,  // BYTE_ARRAY -> dictionary<string|binary, int32> (flat reader option)
   kByteArrayView,        // BYTE_ARRAY -> string_view / binary_view (flat reader option)
