@@ -406,7 +406,8 @@ Result<bool> PageReader::Next(Page* page) {
         body = whole_chunk_->data() + body_offset;
         stored_in = ValuesIn::kWholeChunk;
       } else if (KeepsStoredBody(type)) {
-        STRATA_ASSIGN_OR_RETURN(stored_body_, source_->ReadBufferAt(location_.offset + body_offset, stored_size, pool_));
+        STRATA_ASSIGN_OR_RETURN(stored_body_,
+                                source_->ReadBufferAt(location_.offset + body_offset, stored_size, pool_));
         body = stored_body_->data();
         stored_in = ValuesIn::kStoredBody;
       } else {

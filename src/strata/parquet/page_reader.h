@@ -2,8 +2,8 @@
 // source (the whole chunk in one read when small, else page by page), verifies checksums,
 // decompresses into a scratch buffer reused from page to page, and hands out pages whose
 // spans stay valid until the next call, or, for a caller that keeps a page's buffer
-// (ShareValues: string views into PLAIN pages), as long as it holds it. Dictionary, data v1 and data v2 pages are returned;
-// index pages and unknown page types are skipped.
+// (ShareValues: string views into PLAIN pages), as long as it holds it. Dictionary, data v1
+// and data v2 pages are returned; index pages and unknown page types are skipped.
 #pragma once
 
 #include <memory>
