@@ -3,6 +3,7 @@
 // bytes allocated, allocations, reallocations and peak per read.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -303,18 +304,44 @@ void BM_ReadStringsDictionaryAs(benchmark::State& state) {
 }
 BENCHMARK(BM_ReadStringsDictionaryAs)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
-// PLAIN strings of 13..140 bytes, uncompressed (codec 0) or snappy (1), as offsets + data
-// (output 0) or string views (1), whose long values refer to the pages.
+// The uncompressed long-strings file written to the temp directory (removed at exit), read
+// with pread: pages come into buffers of the pool rather than from the file's bytes in memory.
+const BuiltFile& LongStringsOnDisk() {
+  static BuiltFile file = [] {
+    const BuiltFile& in_memory = FileFor(Scenario::kLongStrings);
+    BuiltFile out;
+    out.path = (std::filesystem::temp_directory_path() / fmt::format("strata_bench_long_{}.parquet", ::getpid())).string();
+    out.rows = in_memory.rows;
+    std::FILE* f = std::fopen(out.path.c_str(), "wb");
+    if (f == nullptr || std::fwrite(in_memory.bytes->data(), 1, static_cast<size_t>(in_memory.bytes->size()), f) !=
+                             static_cast<size_t>(in_memory.bytes->size())) {
+      std::abort();
+    }
+    std::fclose(f);
+    static const std::string* const to_remove = new std::string(out.path);
+    std::atexit([] { std::filesystem::remove(*to_remove); });
+    return out;
+  }();
+  return file;
+}
+
+// PLAIN strings of 13..140 bytes, uncompressed (codec 0), snappy (1) or uncompressed from a
+// file on disk (2), as offsets + data (output 0) or string views (1), whose long values refer
+// to the pages.
 void BM_ReadLongStringsPlainAs(benchmark::State& state) {
-  const auto scenario = state.range(0) == 0 ? Scenario::kLongStrings : Scenario::kLongStringsSnappy;
-  ReadFile(state, FileFor(scenario), 64 * 1024, false, static_cast<StringOutput>(state.range(1)));
+  const int64_t source = state.range(0);
+  const BuiltFile& file = source == 2 ? LongStringsOnDisk()
+                                      : FileFor(source == 0 ? Scenario::kLongStrings : Scenario::kLongStringsSnappy);
+  ReadFile(state, file, 64 * 1024, false, static_cast<StringOutput>(state.range(1)));
 }
 BENCHMARK(BM_ReadLongStringsPlainAs)
-    ->ArgNames({"snappy", "output"})
+    ->ArgNames({"codec", "output"})
     ->Args({0, 0})
     ->Args({0, 1})
     ->Args({1, 0})
     ->Args({1, 1})
+    ->Args({2, 0})
+    ->Args({2, 1})
     ->Unit(benchmark::kMillisecond);
 
 void BM_ReadDeltaBinaryPackedInt64(benchmark::State& state) {
