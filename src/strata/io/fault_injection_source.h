@@ -47,6 +47,7 @@ class FaultInjectionSource final : public RandomAccessSource {
   // Zero-copy from the inner source when the range is untouched; a copy from `pool` with the
   // flipped bytes when it is corrupted.
   Result<std::shared_ptr<Buffer>> ReadBufferAt(int64_t offset, int64_t length, MemoryPool* pool) override;
+  bool read_buffers_keepable() const override { return inner_->read_buffers_keepable(); }
   const std::string& name() const override { return inner_->name(); }
   int64_t read_count() const override { return inner_->read_count(); }
 

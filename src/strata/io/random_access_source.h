@@ -25,6 +25,11 @@ class RandomAccessSource {
   // Reads a range into a buffer from `pool`. Sources that hold the bytes already (memory,
   // memory-mapped) return a zero-copy slice that keeps them alive.
   virtual Result<std::shared_ptr<Buffer>> ReadBufferAt(int64_t offset, int64_t length, MemoryPool* pool);
+  // Whether a buffer ReadBufferAt returned may be kept by arrays that outlive the read at no
+  // cost beyond its own bytes: it was allocated for the read, or its bytes live as long as the
+  // source anyway (memory, memory map). False when it is a slice of a larger block that the
+  // source would otherwise free soon (ReadRangeCache: a coalesced range of many chunks).
+  virtual bool read_buffers_keepable() const { return true; }
 
   // The path or URL, for error messages.
   virtual const std::string& name() const = 0;

@@ -79,6 +79,8 @@ class ReadRangeCache final : public RandomAccessSource {
   Result<int64_t> Size() override;
   Status ReadAt(int64_t offset, int64_t length, uint8_t* out) override;
   Result<std::shared_ptr<Buffer>> ReadBufferAt(int64_t offset, int64_t length, MemoryPool* pool) override;
+  // No: a kept slice would keep its whole entry (other chunks' bytes too) past Evict().
+  bool read_buffers_keepable() const override { return false; }
   const std::string& name() const override;
   // Reads served by the cache (hits plus misses); the source's own read_count() counts the
   // requests that actually reached it.

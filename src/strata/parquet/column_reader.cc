@@ -48,6 +48,9 @@ Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(const ColumnDescriptor&
     case Conversion::kByteArray:
       reader->pages_->AllowStreaming(page_options.stream_large_pages);
       break;
+    case Conversion::kByteArrayView:
+      reader->pages_->KeepStoredPages(true);  // views refer to PLAIN pages' bytes
+      break;
     default:
       break;
   }
@@ -108,6 +111,8 @@ int64_t ColumnReader::memory_size() const {
 }
 
 Result<bool> ColumnReader::NextDataPage() {
+  page_share_.reset();
+  page_shared_ = false;
   while (true) {
     STRATA_ASSIGN_OR_RETURN(const bool more, pages_->Next(&page_));
     if (!more) return false;
@@ -167,7 +172,6 @@ Result<bool> ColumnReader::NextDataPage() {
     page_values_size_ = size;
     page_dictionary_coded_ =
         page_.encoding == Encoding::kPlainDictionary || page_.encoding == Encoding::kRleDictionary;
-    page_copied_ = false;
     page_buffer_index_ = -1;
     if (conversion_ == Conversion::kByteArrayDictionary && page_dictionary_coded_) {
       // Indices go straight into the batch: no gather through the value decoder.

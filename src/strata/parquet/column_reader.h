@@ -109,7 +109,8 @@ class ColumnReader {
   // Appends dense values to the batch-local dictionary extension.
   template <typename Offset>
   Status AppendExtension(const ByteArrayView* views, int64_t n);
-  // The batch's data buffer index of the current page's bytes, copying the page first.
+  // The batch's data buffer index of the current page's value bytes (kept, or copied where the
+  // page reader cannot hand them over).
   Result<int32_t> PageBufferIndex();
   // Room for `bytes` more bytes in the batch's copy buffer (a new one past 2 GiB); its index.
   Result<int32_t> CopyBufferIndex(int64_t bytes);
@@ -194,9 +195,13 @@ class ColumnReader {
   int32_t dictionary_buffer_index_ = -1;
   int32_t copy_buffer_index_ = -1;
   std::shared_ptr<ResizableBuffer> copy_buffer_;  // values copied out (DELTA_BYTE_ARRAY, ...)
-  // The last page copy: reused for the next page once no array refers to it any more.
+  // The current page's value bytes as the batches' data buffer (set on first use), and the
+  // last page copy (pages the reader cannot hand over), reused once no array refers to it.
+  // page_share_ is dropped before the next page is read, so the page reader may reuse the
+  // page's buffer when no batch kept it.
+  std::shared_ptr<Buffer> page_share_;
+  bool page_shared_ = false;
   std::shared_ptr<ResizableBuffer> page_copy_;
-  bool page_copied_ = false;
 };
 
 }  // namespace strata::parquet

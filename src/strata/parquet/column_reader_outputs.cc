@@ -4,7 +4,8 @@
 //    array per chunk whose data buffer is the Dictionary's own bytes, shared by every batch.
 //    Values of other pages (a writer's PLAIN fallback) go to a batch-local extension.
 //  - Views (BatchReadOptions::string_views): 16-byte views whose long values point into the
-//    dictionary's bytes or into a copy of the decoded page that the batch shares.
+//    dictionary's bytes or into the decoded page itself, whose buffer the page reader hands
+//    over to the batch (PageReader::ShareValues; a copy only where it cannot).
 #include <cstring>
 #include <limits>
 
@@ -286,20 +287,32 @@ Result<ArrayDataPtr> ColumnReader::FinishDictionaryBatch(int64_t rows, std::shar
 }
 
 Result<int32_t> ColumnReader::PageBufferIndex() {
-  if (!page_copied_) {
-    // The page reader reuses its buffer for the next page, so the batch shares a copy of the
-    // page (one memcpy) instead. The previous copy is reused when no array refers to it.
-    if (!page_copy_ || page_copy_.use_count() > 1) {
-      STRATA_ASSIGN_OR_RETURN(page_copy_, ResizableBuffer::Make(pool_));
+  if (!page_shared_) {
+    // The batch keeps the page reader's buffer of the page (decompressed, as read, or the
+    // whole chunk): no copy, and the reader takes a fresh buffer for a later page while a
+    // batch holds this one. The batch's data buffer is the values' span of it.
+    std::shared_ptr<Buffer> owner = pages_->ShareValues();
+    const uint8_t* begin = owner ? owner->data() : nullptr;
+    if (owner && page_values_ >= begin && page_values_ + page_values_size_ <= begin + owner->size()) {
+      page_share_ = Buffer::Slice(std::move(owner), page_values_ - begin, page_values_size_);
+    } else {
+      // Bytes the batch cannot keep (a slice of a pre-buffered range of many chunks): a copy.
+      // The previous copy is reused when no array refers to it.
+      if (!page_copy_ || page_copy_.use_count() > 1) {
+        STRATA_ASSIGN_OR_RETURN(page_copy_, ResizableBuffer::Make(pool_));
+      }
+      STRATA_RETURN_NOT_OK(page_copy_->ReserveDiscardingContents(page_values_size_));
+      page_copy_->set_size(page_values_size_);
+      if (page_values_size_ > 0) {
+        std::memcpy(page_copy_->mutable_data(), page_values_, static_cast<size_t>(page_values_size_));
+      }
+      page_share_ = page_copy_;
     }
-    STRATA_RETURN_NOT_OK(page_copy_->ReserveDiscardingContents(page_values_size_));
-    page_copy_->set_size(page_values_size_);
-    if (page_values_size_ > 0) std::memcpy(page_copy_->mutable_data(), page_values_, static_cast<size_t>(page_values_size_));
-    page_copied_ = true;
+    page_shared_ = true;
     page_buffer_index_ = -1;
   }
   if (page_buffer_index_ < 0) {
-    view_buffers_.push_back(page_copy_);
+    view_buffers_.push_back(page_share_);
     page_buffer_index_ = static_cast<int32_t>(view_buffers_.size() - 1);
   }
   return page_buffer_index_;
@@ -348,8 +361,7 @@ Status ColumnReader::DecodeViewRange(int64_t slot, int64_t count, int64_t non_nu
                       dictionary_buffer_index_, nullptr);
     return Status::OK();
   }
-  // PLAIN and DELTA_LENGTH_BYTE_ARRAY values are the page's bytes; offsets are the same in
-  // the page's copy.
+  // PLAIN and DELTA_LENGTH_BYTE_ARRAY values are the page's bytes: views point into the page.
   if ((page_.encoding == Encoding::kPlain || page_.encoding == Encoding::kDeltaLengthByteArray) &&
       page_values_size_ <= kMaxViewOffset) {
     STRATA_ASSIGN_OR_RETURN(const int32_t index, PageBufferIndex());

@@ -25,10 +25,7 @@ PageReader::PageReader(RandomAccessSource* source, ColumnChunkLocation location,
       pool_(pool),
       options_(options),
       header_scratch_(pool),
-      body_scratch_(pool),
-      decompressed_(pool),
-      decrypted_header_(pool),
-      decrypted_body_(pool) {}
+      decrypted_header_(pool) {}
 
 Result<std::unique_ptr<PageReader>> PageReader::Make(RandomAccessSource* source, ColumnChunkLocation location,
                                                      MemoryPool* pool, const PageReadOptions& options) {
@@ -58,10 +55,46 @@ Result<std::unique_ptr<PageReader>> PageReader::Make(RandomAccessSource* source,
 std::string PageReader::Where(int64_t file_offset) const { return fmt::format("page at offset {}", file_offset); }
 
 int64_t PageReader::memory_size() const {
-  return (whole_chunk_ ? whole_chunk_->capacity() : 0) + header_scratch_.capacity() + body_scratch_.capacity() +
-         decompressed_.capacity() + decrypted_header_.capacity() + decrypted_body_.capacity() +
+  const auto capacity = [](const auto& buffer) -> int64_t { return buffer ? buffer->capacity() : 0; };
+  return capacity(whole_chunk_) + header_scratch_.capacity() + capacity(body_scratch_) + capacity(decompressed_) +
+         capacity(stored_body_) + decrypted_header_.capacity() + capacity(decrypted_body_) +
          (codec_ ? codec_->memory_size() : 0) +
          (stream_decompressor_ ? stream_decompressor_->memory_size() : 0);
+}
+
+std::shared_ptr<Buffer> PageReader::ShareValues() const {
+  switch (values_in_) {
+    case ValuesIn::kWholeChunk: return source_->read_buffers_keepable() ? whole_chunk_ : nullptr;
+    case ValuesIn::kStoredBody: return stored_body_;
+    case ValuesIn::kBodyScratch: return body_scratch_;
+    case ValuesIn::kDecompressed: return decompressed_;
+    case ValuesIn::kDecrypted: return decrypted_body_;
+    default: return nullptr;
+  }
+}
+
+Result<ResizableBuffer*> PageReader::Reusable(std::shared_ptr<ResizableBuffer>* buffer) {
+  // use_count() > 1: a caller kept it (ShareValues) and may still read it. Only this reader
+  // hands out references, so a count of 1 cannot rise while we write.
+  if (*buffer == nullptr || buffer->use_count() > 1) {
+    STRATA_ASSIGN_OR_RETURN(*buffer, ResizableBuffer::Make(pool_));
+  }
+  return buffer->get();
+}
+
+bool PageReader::KeepsStoredBody(PageType type) const {
+  if (!keep_stored_pages_ || codec_ || whole_chunk_ || location_.decryption || !source_->read_buffers_keepable()) {
+    return false;
+  }
+  Encoding encoding;
+  if (type == PageType::kDataPage && header_.data_page_header) {
+    encoding = header_.data_page_header->encoding;
+  } else if (type == PageType::kDataPageV2 && header_.data_page_header_v2) {
+    encoding = header_.data_page_header_v2->encoding;
+  } else {
+    return false;
+  }
+  return encoding == Encoding::kPlain || encoding == Encoding::kDeltaLengthByteArray;
 }
 
 Result<const uint8_t*> PageReader::Fetch(int64_t offset, int64_t length, ResizableBuffer* scratch) {
@@ -110,15 +143,16 @@ Status PageReader::Decompress(std::span<const uint8_t> compressed, int64_t uncom
   Status plausible = CheckDeclaredSize(location_.codec, compressed, uncompressed_size);
   if (!plausible.ok()) return plausible.WithContext(Where(file_offset));
   // The previous page is done with: a larger page frees the old buffer before allocating.
-  STRATA_RETURN_NOT_OK(decompressed_.ReserveScratch(uncompressed_size));
-  decompressed_.set_size(uncompressed_size);
-  auto written = codec_->Decompress(compressed, {decompressed_.mutable_data(), static_cast<size_t>(uncompressed_size)});
+  STRATA_ASSIGN_OR_RETURN(ResizableBuffer* const decompressed, Reusable(&decompressed_));
+  STRATA_RETURN_NOT_OK(decompressed->ReserveScratch(uncompressed_size));
+  decompressed->set_size(uncompressed_size);
+  auto written = codec_->Decompress(compressed, {decompressed->mutable_data(), static_cast<size_t>(uncompressed_size)});
   if (!written.ok()) return written.status().WithContext(Where(file_offset));
   if (*written != uncompressed_size) {
     return Status::Corrupt("{}: decompressed to {} bytes, the header declares {}", Where(file_offset), *written,
                            uncompressed_size);
   }
-  *out = {decompressed_.data(), static_cast<size_t>(uncompressed_size)};
+  *out = {decompressed->data(), static_cast<size_t>(uncompressed_size)};
   return Status::OK();
 }
 
@@ -245,8 +279,9 @@ Result<std::span<const uint8_t>> PageReader::FetchEncryptedPage(int64_t body_off
   // Arrow C++ and parquet-mr store the module's size as compressed_page_size; DuckDB stores the
   // plaintext's, the module being that plus its length, nonce and tag.
   const int64_t overhead = encryption::ModuleBytes(location_.decryption->decryptor->page_mode(), 0);
+  STRATA_ASSIGN_OR_RETURN(ResizableBuffer* const scratch, Reusable(&body_scratch_));
   STRATA_ASSIGN_OR_RETURN(const auto module,
-                          FetchModule(body_offset, compressed_size + overhead, &body_scratch_, header_file_offset));
+                          FetchModule(body_offset, compressed_size + overhead, scratch, header_file_offset));
   const auto module_bytes = static_cast<int64_t>(module.size());
   if (module_bytes != compressed_size && module_bytes != compressed_size + overhead) {
     return Status::Corrupt("{}: encrypted page of {} bytes for a page header declaring {}", Where(header_file_offset),
@@ -258,20 +293,23 @@ Result<std::span<const uint8_t>> PageReader::FetchEncryptedPage(int64_t body_off
 Result<std::span<const uint8_t>> PageReader::DecryptBody(std::span<const uint8_t> module, int64_t body_file_offset) {
   const ColumnDecryption& decryption = *location_.decryption;
   const auto type = current_is_dictionary_ ? encryption::ModuleType::kDictionaryPage : encryption::ModuleType::kDataPage;
+  STRATA_ASSIGN_OR_RETURN(ResizableBuffer* const plaintext, Reusable(&decrypted_body_));
   STRATA_ASSIGN_OR_RETURN(const int64_t module_bytes,
                           decryption.decryptor->Decrypt(type, decryption.key, decryption.row_group_ordinal,
                                                         decryption.column_ordinal, data_page_ordinal_, module,
-                                                        body_file_offset, &decrypted_body_));
+                                                        body_file_offset, plaintext));
   if (module_bytes != static_cast<int64_t>(module.size())) {
     return Status::Corrupt("{}: the encrypted page takes {} of the {} bytes its header gives it",
                            Where(body_file_offset), module_bytes, module.size());
   }
   ++pages_decrypted_;
   if (!current_is_dictionary_) ++data_page_ordinal_;
-  return std::span<const uint8_t>(decrypted_body_.data(), static_cast<size_t>(decrypted_body_.size()));
+  return std::span<const uint8_t>(plaintext->data(), static_cast<size_t>(plaintext->size()));
 }
 
 Result<bool> PageReader::Next(Page* page) {
+  values_in_ = ValuesIn::kNone;
+  stored_body_.reset();
   while (position_ < location_.length) {
     const int64_t header_file_offset = location_.offset + position_;
     const int64_t remaining = location_.length - position_;
@@ -361,8 +399,22 @@ Result<bool> PageReader::Next(Page* page) {
       return true;
     }
     std::span<const uint8_t> compressed = encrypted_page;
+    ValuesIn stored_in = ValuesIn::kDecrypted;
     if (!location_.decryption) {
-      STRATA_ASSIGN_OR_RETURN(const uint8_t* body, Fetch(body_offset, stored_size, &body_scratch_));
+      const uint8_t* body = nullptr;
+      if (whole_chunk_) {
+        body = whole_chunk_->data() + body_offset;
+        stored_in = ValuesIn::kWholeChunk;
+      } else if (KeepsStoredBody(type)) {
+        STRATA_ASSIGN_OR_RETURN(stored_body_,
+                                source_->ReadBufferAt(location_.offset + body_offset, stored_size, pool_));
+        body = stored_body_->data();
+        stored_in = ValuesIn::kStoredBody;
+      } else {
+        STRATA_ASSIGN_OR_RETURN(ResizableBuffer* const scratch, Reusable(&body_scratch_));
+        STRATA_ASSIGN_OR_RETURN(body, Fetch(body_offset, stored_size, scratch));
+        stored_in = ValuesIn::kBodyScratch;
+      }
       compressed = {body, static_cast<size_t>(stored_size)};
     }
     // The checksum covers the page as stored: compressed, and encrypted when the chunk is.
@@ -424,12 +476,14 @@ Result<bool> PageReader::Next(Page* page) {
         STRATA_RETURN_NOT_OK(StartStream(values, values_size, header_file_offset, page));
       } else if (compressed_values) {
         STRATA_RETURN_NOT_OK(Decompress(values, values_size, header_file_offset, &page->values));
+        values_in_ = ValuesIn::kDecompressed;
       } else {
         if (static_cast<int64_t>(values.size()) != values_size) {
           return Status::Corrupt("{}: uncompressed page holds {} value bytes, the header declares {}",
                                  Where(header_file_offset), values.size(), values_size);
         }
         page->values = values;
+        values_in_ = stored_in;
       }
       if (page->num_values < 0) return Status::Corrupt("{}: {} values", Where(header_file_offset), page->num_values);
       return true;
@@ -439,12 +493,14 @@ Result<bool> PageReader::Next(Page* page) {
       STRATA_RETURN_NOT_OK(StartStream(compressed, uncompressed_size, header_file_offset, page));
     } else if (codec_) {
       STRATA_RETURN_NOT_OK(Decompress(compressed, uncompressed_size, header_file_offset, &page->values));
+      values_in_ = ValuesIn::kDecompressed;
     } else {
       if (body_size != uncompressed_size) {
         return Status::Corrupt("{}: uncompressed page declares {} bytes but stores {}", Where(header_file_offset),
                                uncompressed_size, body_size);
       }
       page->values = compressed;
+      values_in_ = stored_in;
     }
     return true;
   }

@@ -1,8 +1,9 @@
 // PageReader: walks one column chunk's pages. It reads page headers and bodies from the byte
 // source (the whole chunk in one read when small, else page by page), verifies checksums,
 // decompresses into a scratch buffer reused from page to page, and hands out pages whose
-// spans stay valid until the next call. Dictionary, data v1 and data v2 pages are returned;
-// index pages and unknown page types are skipped.
+// spans stay valid until the next call, or, for a caller that keeps a page's buffer
+// (ShareValues: string views into PLAIN pages), as long as it holds it. Dictionary, data v1
+// and data v2 pages are returned; index pages and unknown page types are skipped.
 #pragma once
 
 #include <memory>
@@ -61,6 +62,21 @@ class PageReader {
   // column reader allows it for value types it can decode from a window.
   void AllowStreaming(bool allow) { streaming_allowed_ = allow; }
 
+  // The caller will keep the buffers of PLAIN and DELTA_LENGTH_BYTE_ARRAY data pages
+  // (ShareValues): an uncompressed one read page by page then comes from the source's
+  // ReadBufferAt, zero-copy on memory and memory-mapped sources (a buffer of its own, the
+  // page's size, otherwise), instead of a scratch buffer that ShareValues would then take.
+  void KeepStoredPages(bool keep) { keep_stored_pages_ = keep; }
+
+  // The buffer holding the current page's `values` (and, v1, its levels), which the caller may
+  // keep for as long as it likes: once kept, the reader never writes into it again (the next
+  // page takes a fresh buffer when it would have reused this one). Whatever it points into
+  // stays alive with it: the decompressed page, the page as read, or the whole chunk when the
+  // chunk was read in one go (at most PageReadOptions::whole_chunk_read_limit bytes, or a
+  // slice of a memory map or of an in-memory file). Null for a streamed page and for bytes that
+  // cannot be kept cheaply (a slice of a ReadRangeCache entry: read_buffers_keepable()).
+  std::shared_ptr<Buffer> ShareValues() const;
+
   // Fills `page` with the next dictionary or data page; false at the end of the chunk.
   // The page's spans point into buffers owned by this reader and stay valid until the next call.
   Result<bool> Next(Page* page);
@@ -111,6 +127,11 @@ class PageReader {
   Result<std::span<const uint8_t>> DecryptBody(std::span<const uint8_t> module, int64_t body_file_offset);
   Status StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size, int64_t header_file_offset,
                      Page* page);
+  // `*buffer` to write the next page into: itself, or a new one when a caller kept it.
+  Result<ResizableBuffer*> Reusable(std::shared_ptr<ResizableBuffer>* buffer);
+  // Whether the body of the page whose header is header_ is read into a buffer of its own
+  // (KeepStoredPages).
+  bool KeepsStoredBody(PageType type) const;
 
   RandomAccessSource* source_;
   ColumnChunkLocation location_;
@@ -119,8 +140,14 @@ class PageReader {
   std::unique_ptr<codec::Codec> codec_;
   std::shared_ptr<Buffer> whole_chunk_;  // when the chunk was read in one go
   ResizableBuffer header_scratch_;
-  ResizableBuffer body_scratch_;
-  ResizableBuffer decompressed_;
+  // Page bodies as read, and decompressed. Shared pointers: ShareValues hands them out.
+  std::shared_ptr<ResizableBuffer> body_scratch_;
+  std::shared_ptr<ResizableBuffer> decompressed_;
+  std::shared_ptr<Buffer> stored_body_;  // KeepStoredPages: the current page as read
+  // Where the current page's values are (ShareValues).
+  enum class ValuesIn { kNone, kWholeChunk, kStoredBody, kBodyScratch, kDecompressed, kDecrypted };
+  ValuesIn values_in_ = ValuesIn::kNone;
+  bool keep_stored_pages_ = false;
   PageHeader header_;
   int64_t position_ = 0;  // offset within the chunk of the next page header
 
@@ -131,7 +158,7 @@ class PageReader {
   int64_t stream_left_ = 0;            // decompressed bytes still to come
   // Encrypted chunks: plaintext of the current header and page, and the AAD ordinals.
   ResizableBuffer decrypted_header_;
-  ResizableBuffer decrypted_body_;
+  std::shared_ptr<ResizableBuffer> decrypted_body_;
   int64_t pages_decrypted_ = 0;      // every page, dictionary included
   int64_t data_page_ordinal_ = 0;    // data pages only (their AADs count them)
   bool current_is_dictionary_ = false;

@@ -3,6 +3,7 @@
 // bytes allocated, allocations, reallocations and peak per read.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -23,6 +24,10 @@ constexpr int64_t kRowsPerGroup = 1 << 20;
 // 9-byte strings in 32 MiB pages: 4M rows make 52 MB of PLAIN values, a full 32 MiB page and a
 // shorter one, and a read of about a second.
 constexpr int64_t kNineByteRows = 4 << 20;
+// Long strings (13..140 bytes, ~77 on average, 5% null): 1M rows make ~80 MB of values in
+// row groups of 256K rows (~20 MB chunks, so pages are read one by one).
+constexpr int64_t kLongRows = 1 << 20;
+constexpr int64_t kLongRowsPerGroup = 256 << 10;
 constexpr int kLargeRowGroups = 2;
 constexpr int64_t kLargeRowsPerGroup = 484;  // values of 100..220 KB, 5% null: ~150 MB
 
@@ -72,6 +77,23 @@ pt::ColumnValues Doubles() {
   return values;
 }
 
+pt::ColumnValues LongStrings() {
+  pt::ColumnValues values(PhysicalType::kByteArray);
+  values.Reserve(kLongRows, kLongRows * 80);
+  std::string s;
+  for (int64_t i = 0; i < kLongRows; ++i) {
+    const uint64_t h = Mix(static_cast<uint64_t>(i) + 11);
+    if (h % 20 == 0) {
+      values.AppendNull();
+      continue;
+    }
+    s = fmt::format("{:016x}-", h);
+    s.resize(static_cast<size_t>(13 + (h >> 16) % 128), static_cast<char>('a' + (h >> 8) % 26));
+    values.AppendBytes(s);
+  }
+  return values;
+}
+
 pt::ColumnValues NineByteStrings() {
   pt::ColumnValues values(PhysicalType::kByteArray);
   values.Reserve(kNineByteRows, kNineByteRows * 9);
@@ -92,7 +114,9 @@ enum class Scenario {
   kPlainStrings,
   kDeltaInt64,
   kByteStreamSplitDouble,
-  kNineByte
+  kNineByte,
+  kLongStrings,
+  kLongStringsSnappy
 };
 
 // Each scenario's file, built on first use and kept for the process.
@@ -144,6 +168,15 @@ const BuiltFile& FileFor(Scenario scenario) {
       column.bytes_per_page = 32 << 20;
       values = NineByteStrings();
       rows_per_group = kNineByteRows;
+      break;
+    case Scenario::kLongStrings:
+    case Scenario::kLongStringsSnappy:
+      column.physical_type = PhysicalType::kByteArray;
+      column.logical_type = pt::StringLogicalType();
+      column.size_statistics = true;
+      if (scenario == Scenario::kLongStringsSnappy) column.codec = CompressionCodec::kSnappy;
+      values = LongStrings();
+      rows_per_group = kLongRowsPerGroup;
       break;
   }
   auto file = pt::BuildFile({column}, {values}, rows_per_group);
@@ -270,6 +303,46 @@ void BM_ReadStringsDictionaryAs(benchmark::State& state) {
   ReadFile(state, FileFor(Scenario::kDictionaryStrings), 64 * 1024, false, static_cast<StringOutput>(state.range(0)));
 }
 BENCHMARK(BM_ReadStringsDictionaryAs)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+
+// The uncompressed long-strings file written to the temp directory (removed at exit), read
+// with pread: pages come into buffers of the pool rather than from the file's bytes in memory.
+const BuiltFile& LongStringsOnDisk() {
+  static BuiltFile file = [] {
+    const BuiltFile& in_memory = FileFor(Scenario::kLongStrings);
+    BuiltFile out;
+    out.path = (std::filesystem::temp_directory_path() / fmt::format("strata_bench_long_{}.parquet", ::getpid())).string();
+    out.rows = in_memory.rows;
+    std::FILE* f = std::fopen(out.path.c_str(), "wb");
+    if (f == nullptr || std::fwrite(in_memory.bytes->data(), 1, static_cast<size_t>(in_memory.bytes->size()), f) !=
+                             static_cast<size_t>(in_memory.bytes->size())) {
+      std::abort();
+    }
+    std::fclose(f);
+    static const std::string* const to_remove = new std::string(out.path);
+    std::atexit([] { std::filesystem::remove(*to_remove); });
+    return out;
+  }();
+  return file;
+}
+
+// PLAIN strings of 13..140 bytes, uncompressed (codec 0), snappy (1) or uncompressed from a
+// file on disk (2), as offsets + data (output 0) or string views (1), whose long values refer
+// to the pages.
+void BM_ReadLongStringsPlainAs(benchmark::State& state) {
+  const int64_t source = state.range(0);
+  const BuiltFile& file = source == 2 ? LongStringsOnDisk()
+                                      : FileFor(source == 0 ? Scenario::kLongStrings : Scenario::kLongStringsSnappy);
+  ReadFile(state, file, 64 * 1024, false, static_cast<StringOutput>(state.range(1)));
+}
+BENCHMARK(BM_ReadLongStringsPlainAs)
+    ->ArgNames({"codec", "output"})
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Args({1, 1})
+    ->Args({2, 0})
+    ->Args({2, 1})
+    ->Unit(benchmark::kMillisecond);
 
 void BM_ReadDeltaBinaryPackedInt64(benchmark::State& state) {
   ReadFile(state, FileFor(Scenario::kDeltaInt64), 64 * 1024);

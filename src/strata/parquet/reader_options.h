@@ -66,9 +66,14 @@ struct BatchReadOptions {
   std::vector<std::string> dictionary_fields;
   // Flat string and binary columns come back as string_view / binary_view (Arrow's 16-byte
   // views; values of up to 12 bytes inline). Longer values point into the dictionary's bytes
-  // (dictionary-encoded pages) or into a copy of the decoded page (PLAIN and
-  // DELTA_LENGTH_BYTE_ARRAY pages) that the batch shares; DELTA_BYTE_ARRAY values are copied
-  // into a batch-local buffer. No 2 GiB limit applies (several data buffers). Large PLAIN
+  // (dictionary-encoded pages) or, without a copy, into the decoded page itself (PLAIN and
+  // DELTA_LENGTH_BYTE_ARRAY pages), which the batch keeps alive: the decompressed page, the
+  // page as read (on memory and memory-mapped sources, the file's own bytes), or, for an
+  // uncompressed chunk read in one go, that chunk (at most
+  // PageReadOptions::whole_chunk_read_limit bytes, kept until its last batch is released).
+  // Such a chunk read from a pre-buffered range is copied a page at a time instead (keeping
+  // the range would keep other columns' bytes). DELTA_BYTE_ARRAY values are copied into a
+  // batch-local buffer. No 2 GiB limit applies (several data buffers). Large PLAIN
   // pages are then decoded whole rather than streamed through a window (the array refers to
   // them). Nested fields are not affected.
   bool string_views = false;
