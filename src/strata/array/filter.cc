@@ -20,20 +20,6 @@ static_assert(std::endian::native == std::endian::little, "selection words are r
 
 constexpr uint64_t kAllOnes = ~uint64_t{0};
 
-// Bits [pos, pos + n) of an LSB-first bitmap as the low n bits of a word (1 <= n <= 64).
-// Reads only the bytes that hold those bits.
-inline uint64_t LoadBits(const uint8_t* bits, int64_t pos, int n) {
-  const uint8_t* p = bits + (pos >> 3);
-  const int shift = static_cast<int>(pos & 7);
-  const int bytes = (shift + n + 7) >> 3;  // 1..9
-  uint64_t lo = 0;
-  std::memcpy(&lo, p, static_cast<size_t>(std::min(bytes, 8)));
-  uint64_t word = lo >> shift;
-  if (bytes == 9) word |= static_cast<uint64_t>(p[8]) << (64 - shift);
-  if (n < 64) word &= (uint64_t{1} << n) - 1;
-  return word;
-}
-
 // The selection seen by one array: bit offset + i <-> element i of [0, length).
 struct Selection {
   const uint8_t* bits;
@@ -48,7 +34,7 @@ template <typename Visit>
 inline void ForEachWord(const Selection& s, Visit&& visit) {
   for (int64_t base = 0; base < s.length; base += 64) {
     const int n = static_cast<int>(std::min<int64_t>(64, s.length - base));
-    const uint64_t word = LoadBits(s.bits, s.offset + base, n);
+    const uint64_t word = LoadBitmapWord(s.bits, s.offset + base, n);
     if (word != 0) visit(base, word);
   }
 }
@@ -122,7 +108,7 @@ void GatherBits(const uint8_t* src, int64_t src_offset, const Selection& s, uint
   BitWriter writer(out);
   ForEachWord(s, [&](int64_t base, uint64_t word) {
     const int n = static_cast<int>(std::min<int64_t>(64, s.length - base));
-    const uint64_t values = LoadBits(src, src_offset + base, n);
+    const uint64_t values = LoadBitmapWord(src, src_offset + base, n);
     if (word == kAllOnes) {
       writer.Append(values, 64);
     } else {
@@ -212,12 +198,10 @@ Result<std::shared_ptr<Buffer>> FilterFixedWidth(const uint8_t* in, int64_t widt
     case 1: GatherValues(in, s, dst); break;
     case 2: GatherValues(reinterpret_cast<const uint16_t*>(in), s, reinterpret_cast<uint16_t*>(dst)); break;
     case 4:
-      SelectValues32(reinterpret_cast<const uint32_t*>(in), s.bits, s.offset, s.length, reinterpret_cast<uint32_t*>(dst),
-                     out->capacity() / 4);
+      SelectValues32(reinterpret_cast<const uint32_t*>(in), s.bits, s.offset, s.length, reinterpret_cast<uint32_t*>(dst));
       break;
     case 8:
-      SelectValues64(reinterpret_cast<const uint64_t*>(in), s.bits, s.offset, s.length, reinterpret_cast<uint64_t*>(dst),
-                     out->capacity() / 8);
+      SelectValues64(reinterpret_cast<const uint64_t*>(in), s.bits, s.offset, s.length, reinterpret_cast<uint64_t*>(dst));
       break;
     case 16: GatherValues(reinterpret_cast<const Bytes<16>*>(in), s, reinterpret_cast<Bytes<16>*>(dst)); break;
     case 32: GatherValues(reinterpret_cast<const Bytes<32>*>(in), s, reinterpret_cast<Bytes<32>*>(dst)); break;

@@ -251,9 +251,9 @@ Status PhysicalValueGatherer::GatherFixedWidth(const ArrayData& values, int64_t 
         const int64_t bit = values.offset + begin;
         out->count = value_width_ == 4
                          ? SelectValues32(Values<uint32_t>(values) + begin, validity, bit, end - begin,
-                                          reinterpret_cast<uint32_t*>(target_), end - begin)
+                                          reinterpret_cast<uint32_t*>(target_))
                          : SelectValues64(Values<uint64_t>(values) + begin, validity, bit, end - begin,
-                                          reinterpret_cast<uint64_t*>(target_), end - begin);
+                                          reinterpret_cast<uint64_t*>(target_));
         out->fixed = target_;
       } else {
         GatherFixedBytes(values, begin, end, value_width_, out);
