@@ -75,7 +75,9 @@ Input MakeInput(std::shared_ptr<Schema> schema, std::vector<std::shared_ptr<Reco
 }
 
 const Input& NumericInput(const TypePtr& type, Nulls nulls) {
-  static std::map<std::pair<std::string, Nulls>, Input> inputs;
+  // Never destroyed: its buffers belong to SystemMemoryPool(), a static that may be made after
+  // this map (in RandomBatch) and so destroyed before it at exit (a crash at exit otherwise).
+  static auto& inputs = *new std::map<std::pair<std::string, Nulls>, Input>;
   const auto key = std::make_pair(type->ToString(), nulls);
   auto it = inputs.find(key);
   if (it != inputs.end()) return it->second;
@@ -136,7 +138,7 @@ Result<Array> RandomStrings(int64_t rows, Nulls nulls, int64_t vocabulary, std::
 }
 
 const Input& StringInput(Nulls nulls, int64_t vocabulary) {
-  static std::map<std::pair<Nulls, int64_t>, Input> inputs;
+  static auto& inputs = *new std::map<std::pair<Nulls, int64_t>, Input>;  // never destroyed: see NumericInput
   const auto key = std::make_pair(nulls, vocabulary);
   auto it = inputs.find(key);
   if (it != inputs.end()) return it->second;
