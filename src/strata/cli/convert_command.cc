@@ -18,6 +18,7 @@
 #include "strata/csv/writer.h"
 #include "strata/io/output_sink.h"
 #include "strata/ipc/ipc_writer.h"
+#include "strata/memory/malloc_tuning.h"
 #include "strata/memory/memory_pool.h"
 #include "strata/parquet/file_writer.h"
 
@@ -308,6 +309,7 @@ Status CheckOptionsApply(const ConvertArgs& args, OutputFormat format) {
 constexpr int64_t kConvertBatchRows = 16 * 1024;
 
 Status RunConvert(const ConvertArgs& args) {
+  UseOneMallocArena();  // before the thread pool's workers allocate
   STRATA_ASSIGN_OR_RETURN(const OutputFormat format, OutputFormatOf(args.output));
   STRATA_RETURN_NOT_OK(CheckOptionsApply(args, format));
   if (format == OutputFormat::kParquet) STRATA_RETURN_NOT_OK(MakeWriterOptions(args).status());  // before reading

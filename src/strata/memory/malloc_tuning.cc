@@ -15,4 +15,10 @@ void KeepFreedMemoryForReuse() {
 #endif
 }
 
+void UseOneMallocArena() {
+#if defined(__GLIBC__)
+  mallopt(M_ARENA_MAX, 1);
+#endif
+}
+
 }  // namespace strata

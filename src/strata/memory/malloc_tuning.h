@@ -14,4 +14,13 @@ namespace strata {
 // (LargeBlockCache). A no-op where malloc is not glibc's.
 void KeepFreedMemoryForReuse();
 
+// Every thread allocates from glibc's main arena instead of an arena of its own. Memory freed
+// in one arena serves only the threads of that arena, so with decoding and encoding moving
+// between pool workers each arena grows to its own peak. For a program that allocates little
+// per second (convert of lineitem: 19,000 allocations in 2 s at 2 threads) the shared lock
+// costs nothing measurable and peak RSS drops (lineitem convert at 2 threads: 119 -> 107 MiB,
+// same time); a scan, which allocates per batch, measured 8% slower with it. Call it before
+// any other thread allocates. A no-op where malloc is not glibc's.
+void UseOneMallocArena();
+
 }  // namespace strata
