@@ -28,6 +28,16 @@ function(strata_add_test name)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES ${props})
 endfunction()
 
+# strata_test_timeout(TEST SECONDS): TEST's time limit, SECONDS being what it may take in a
+# release build; sanitized binaries run several times slower, so there the limit is 4x.
+# (ctest --timeout sets only the limit of tests that have none of their own.)
+function(strata_test_timeout test seconds)
+  if(STRATA_SANITIZE OR STRATA_TSAN)
+    math(EXPR seconds "${seconds} * 4")
+  endif()
+  set_tests_properties(${test} PROPERTIES TIMEOUT ${seconds})
+endfunction()
+
 # strata_add_benchmark(NAME SOURCES ... DEPS ...): built with the project, run on demand.
 function(strata_add_benchmark name)
   if(NOT STRATA_BUILD_BENCHMARKS)
