@@ -52,7 +52,7 @@ int strata_parquet_read(const char* path, const char* options, struct ArrowArray
  * Options:
  *   codec=C            uncompressed|snappy|gzip|zstd|lz4|lz4_raw|brotli (default snappy)
  *   level=N            compression level (default: the codec's own)
- *   row_group_rows=N   rows per row group at most (default 1048576)
+ *   row_group_rows=N   rows per row group at most (default 262144)
  *   page_version=1|2   data page version (default 1)
  *   dictionary=on|off  dictionary encoding (default on)
  *   statistics=on|off  min/max and null counts per chunk and page (default on)

@@ -325,6 +325,11 @@ Status RunConvert(const ConvertArgs& args) {
   STRATA_ASSIGN_OR_RETURN(read.schema, ParseInt96Unit(args.int96_unit));
   read.threads = args.threads;  // decoding and encoding share the process's one pool
   read.batch_rows = kConvertBatchRows;
+  // No row groups opened ahead: the writer's encoding keeps the pool's threads busy already,
+  // while the opened chunks and their first decompressed pages (up to 8 MB compressed, and
+  // scattered through the heap) stay alive beside the writer's row group. On lineitem at two
+  // threads: peak RSS 99 -> 81 MiB, pool peak 58 -> 50 MB (medians of 5, load ~1).
+  read.read_ahead_bytes = 0;
   STRATA_ASSIGN_OR_RETURN(auto batches, OpenBatchSource(args.input, args.csv, read, pool));
   STRATA_ASSIGN_OR_RETURN(auto writer, OpenSink(args, format, batches->schema(), pool));
   Progress progress(*batches);
@@ -363,7 +368,7 @@ void RegisterConvertCommand(CLI::App& app, CommandAction& action) {
   parquet_only.push_back(
       sub->add_option("--codec", args->codec, "uncompressed, snappy (default), gzip, zstd, lz4, lz4_raw, brotli, lzo"));
   parquet_only.push_back(sub->add_option("--level", args->level, "Compression level (zstd, gzip, brotli, lz4)"));
-  parquet_only.push_back(sub->add_option("--row-group-rows", args->row_group_rows, "Rows per row group (default 1048576)")
+  parquet_only.push_back(sub->add_option("--row-group-rows", args->row_group_rows, "Rows per row group (default 262144)")
                              ->check(CLI::PositiveNumber));
   parquet_only.push_back(sub->add_option("--row-group-bytes", args->row_group_bytes,
                                          "Encoded bytes per row group, the bound on the writer's memory (default 64 MiB)")

@@ -48,6 +48,7 @@ class ParquetBatchSource final : public BatchSource {
     parquet::BatchReadOptions read;
     read.batch_rows = options.batch_rows;
     read.threads = options.threads;
+    if (options.read_ahead_bytes) read.read_ahead_bytes = *options.read_ahead_bytes;
     for (const auto& name : options.columns) {
       const int index = out->reader_->descriptor().FieldIndex(name);
       if (index < 0) return Status::Invalid("'{}' has no top-level column '{}'", path, name);

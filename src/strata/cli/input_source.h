@@ -71,6 +71,8 @@ struct SourceOptions {
   // Parquet only.
   bool verify_checksums = true;
   std::optional<bool> pre_buffer;  // unset: the reader's default (on for URLs)
+  // BatchReadOptions::read_ahead_bytes (threads != 1); unset: the reader's default.
+  std::optional<int64_t> read_ahead_bytes;
   std::shared_ptr<const parquet::FileDecryptionOptions> decryption;  // keys of encrypted files
   parquet::SchemaOptions schema;  // INT96's unit
   // --filter: rows kept (expr/parser.h grammar); empty: every row. Parquet input is pruned by

@@ -306,7 +306,9 @@ TEST(FileWriterTest, AnOverflowedDictionaryIsFreedAtTheFallback) {
     options.file.threads = 1;
     options.columns.codec = codec::CompressionCodec::kSnappy;
     options.columns.dictionary = dictionary;
-    options.columns.dictionary_page_bytes = 64 << 10;
+    options.columns.dictionary_page_bytes = 256 << 10;
+    // Data pages far smaller than the dictionary page, as on a column of long strings.
+    options.file.data_page_rows = 2000;
     auto sink = std::make_unique<BufferSink>(SystemMemoryPool());
     BufferSink* raw = sink.get();
     auto writer = FileWriter::Open(std::move(sink), schema, Pool(), options);
@@ -327,10 +329,11 @@ TEST(FileWriterTest, AnOverflowedDictionaryIsFreedAtTheFallback) {
   };
   const int64_t plain = held_before_close(false);
   const int64_t with_dictionary = held_before_close(true);
-  // Per column, about its stored dictionary page: 8K incompressible int64 entries, 64 KiB
-  // (566 KB in all). Holding the entries until the row group was written cost 828 KB here, and
+  // Per column at most its stored dictionary page (32K int64 entries, 256 KiB before snappy):
+  // 0.84 MB beyond PLAIN for the eight. Keeping the codec's output buffer at the dictionary
+  // page's size held 3.2 MB; holding the entries until the row group was written held more, and
   // the PLAIN and compressed pages came on top at Close().
-  const int64_t page = 64 << 10;
+  const int64_t page = 256 << 10;
   EXPECT_LT(with_dictionary - plain, 8 * (page + page / 8)) << "plain " << plain << ", with a dictionary " << with_dictionary;
 }
 

@@ -31,6 +31,12 @@ void PageWriter::StartChunk(int64_t row_group) {
   encryption_->page = 0;
 }
 
+void PageWriter::ReleaseScratch() {
+  body_.Release();
+  compressed_.Release();
+  page_module_.Release();
+}
+
 int64_t PageWriter::memory_size() const {
   return body_.capacity() + compressed_.capacity() + page_module_.capacity() + header_module_.capacity() +
          (codec_ != nullptr ? codec_->memory_size() : 0);

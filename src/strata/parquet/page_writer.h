@@ -44,6 +44,11 @@ class PageWriter {
   Result<int64_t> MakeDictionaryPage(std::span<const uint8_t> plain, int64_t entries, std::string* header,
                                      std::span<const uint8_t>* body);
 
+  // Frees the compression and encryption buffers; the next page allocates its own. For a
+  // dictionary page whose body the caller copied: the buffers grew to the dictionary's size (up
+  // to its 1 MiB limit), which the chunk's data pages may be far from needing.
+  void ReleaseScratch();
+
   // Pool bytes held (buffers and the codec's contexts).
   int64_t memory_size() const;
 

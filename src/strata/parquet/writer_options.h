@@ -57,8 +57,11 @@ struct ColumnWriteOptions {
 struct FileWriteOptions {
   // A row group ends after this many rows, or once its encoded pages reach
   // `max_row_group_bytes`, whichever comes first. The writer holds one row group's encoded
-  // pages (compressed) in memory, so the byte limit bounds its memory.
-  int64_t max_row_group_rows = 1 << 20;
+  // pages (compressed) in memory, so the byte limit bounds its memory. 256Ki rows (Polars'
+  // default; Arrow C++ and arrow-rs write 1Mi, DuckDB 122,880): on lineitem (16 columns) a
+  // 1Mi-row group held 30 MB of pages, and the writer's pool peak fell 47 -> 28 MB for a file
+  // 2.4% larger (a dictionary page per row group).
+  int64_t max_row_group_rows = 1 << 18;
   int64_t max_row_group_bytes = 64 << 20;
   // A data page ends once its values' encoded size reaches `data_page_bytes` or it holds
   // `data_page_rows` rows. Pages end at row boundaries.
