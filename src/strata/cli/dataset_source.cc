@@ -23,6 +23,7 @@ class DatasetSource final : public BatchSource {
     scan.columns = options.columns;
     scan.batch_rows = options.batch_rows;
     scan.threads = options.threads;
+    if (options.read_ahead_bytes) scan.read_ahead_bytes = *options.read_ahead_bytes;
     if (!options.filter.empty()) {
       STRATA_ASSIGN_OR_RETURN(scan.filter, expr::ParseFilter(options.filter));
     }

@@ -71,7 +71,9 @@ struct SourceOptions {
   // Parquet only.
   bool verify_checksums = true;
   std::optional<bool> pre_buffer;  // unset: the reader's default (on for URLs)
-  // BatchReadOptions::read_ahead_bytes (threads != 1); unset: the reader's default.
+  // Compressed bytes of row groups (of files, for a dataset) opened ahead while the current
+  // one is decoded: BatchReadOptions / dataset::ScanOptions::read_ahead_bytes. Unset: their
+  // default (8 MiB).
   std::optional<int64_t> read_ahead_bytes;
   std::shared_ptr<const parquet::FileDecryptionOptions> decryption;  // keys of encrypted files
   parquet::SchemaOptions schema;  // INT96's unit
