@@ -218,8 +218,9 @@ Result<std::unique_ptr<BatchReader>> FileReader::ReadBatches(const BatchReadOpti
     if (!flat) {
       auto plan = AssemblyPlan::Make(*descriptor_, f);
       if (!plan.ok()) return plan.status().WithContext(fmt::format("'{}'", source_->name()));
-      // A nested batch cannot end early at 2 GiB as a flat one does (its leaves end at one
-      // row): leaves whose values may pass it read with 64-bit offsets.
+      // Leaves whose values may pass 2 GiB by the chunk's metadata read with 64-bit offsets: a
+      // nested batch can end early before 2 GiB, but not inside a row, and one row may hold
+      // that much. (Chunks whose dictionary hides their size end their batches early.)
       for (int leaf = 0; leaf < plan->num_leaves(); ++leaf) {
         const int column = first + leaf;
         bool large = options.large_binary;

@@ -72,8 +72,8 @@ TEST(LargeValuesTest, BatchesAreCutBeforeTwoGiB) {
   EXPECT_EQ(pool->bytes_in_use(), 0);
 }
 
-// A nested batch's leaves must end at one row, so it cannot be cut short: a list whose values
-// pass 2 GiB in one row group reads with 64-bit offsets, chosen from the chunk's metadata
+// A nested batch's leaves must end at one row, so it cannot be cut inside one: a list whose
+// values pass 2 GiB in one row group reads with 64-bit offsets, chosen from the chunk's metadata
 // (here its uncompressed size: the file has no SizeStatistics), without large_binary. Its
 // pages of 1.1 GB read too: no fixed page limit below the format's 2 GiB refuses them.
 TEST(LargeValuesTest, NestedValuesPastTwoGiBTakeLargeOffsets) {
@@ -112,6 +112,70 @@ TEST(LargeValuesTest, NestedValuesPastTwoGiBTakeLargeOffsets) {
       EXPECT_EQ(blob.buffers[2]->data()[offsets[i]], 'a' + i);
       EXPECT_EQ(blob.buffers[2]->data()[offsets[i + 1] - 1], 'a' + i);
     }
+  }
+  std::remove(path.c_str());
+  EXPECT_EQ(pool->bytes_in_use(), 0);
+}
+
+// A dictionary-encoded list chunk without SizeStatistics is small on disk (its metadata says
+// nothing of 2 GiB) but expands past 2 GiB: it keeps 32-bit offsets, and its batch ends at the
+// last row that fits; the flat column beside it carries its extra row over.
+TEST(LargeValuesTest, NestedDictionaryValuesPastTwoGiBEndTheBatchEarly) {
+  constexpr int64_t kValueBytes = 430LL << 20;  // four fit under 2 GiB, five do not
+  constexpr int kRows = 5;
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("strata_large_dictionary_" + std::to_string(::getpid()) + ".parquet")).string();
+  {
+    testing::ColumnOptions ids;
+    ids.name = "id";
+    ids.physical_type = PhysicalType::kInt64;
+    testing::ColumnOptions blobs;
+    blobs.name = "blobs";
+    blobs.physical_type = PhysicalType::kByteArray;
+    blobs.list = true;
+    blobs.encoding = Encoding::kRleDictionary;  // two distinct values: an 860 MB dictionary page
+    testing::ColumnValues values(PhysicalType::kByteArray);
+    values.Reserve(kRows, kRows * kValueBytes);
+    for (int i = 0; i < kRows; ++i) values.AppendBytes(std::string(static_cast<size_t>(kValueBytes), static_cast<char>('a' + i % 2)));
+    values.SetListLevels(std::vector<int16_t>(kRows, 0), std::vector<int16_t>(kRows, 3));
+    auto builder = testing::TestFileBuilder::MakeForFile({ids, blobs}, path);
+    ASSERT_TRUE(builder.ok()) << builder.status().ToString();
+    auto added = (*builder)->AddRowGroup({testing::ColumnValues::Int64s({10, 11, 12, 13, 14}), values});
+    ASSERT_TRUE(added.ok()) << added.ToString();
+    ASSERT_TRUE((*builder)->Finish().ok());
+  }
+  auto pool = MakeSystemMemoryPool();
+  {
+    auto reader = FileReader::OpenFile(path, pool.get());
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    const ColumnMetaData& meta = *(*reader)->metadata().row_groups[0].columns[1].meta_data;
+    ASSERT_FALSE(meta.size_statistics.has_value());
+    ASSERT_LT(meta.total_uncompressed_size, int64_t{1} << 31);
+    auto batches = *(*reader)->ReadBatches({});
+    ASSERT_EQ(batches->schema()->field(1)->type()->ToString(), "list<element: binary>");
+    std::vector<int64_t> lengths;
+    int64_t row = 0;
+    while (true) {
+      auto batch = batches->Next();
+      ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+      if (!*batch) break;
+      lengths.push_back((*batch)->num_rows());
+      const auto& id = *(*batch)->column(0).data();
+      const auto& lists = *(*batch)->column(1).data();
+      const auto& blob = *lists.children[0];
+      const auto* list_offsets = lists.buffers[1]->data_as<int32_t>() + lists.offset;
+      const auto* offsets = blob.buffers[1]->data_as<int32_t>() + blob.offset;
+      for (int64_t i = 0; i < (*batch)->num_rows(); ++i, ++row) {
+        EXPECT_EQ(id.buffers[1]->data_as<int64_t>()[id.offset + i], 10 + row);
+        ASSERT_EQ(list_offsets[i + 1] - list_offsets[i], 1);
+        const int64_t element = list_offsets[i];
+        ASSERT_EQ(offsets[element + 1] - offsets[element], kValueBytes);
+        EXPECT_EQ(blob.buffers[2]->data()[offsets[element]], 'a' + row % 2);
+        EXPECT_EQ(blob.buffers[2]->data()[offsets[element + 1] - 1], 'a' + row % 2);
+      }
+    }
+    EXPECT_EQ(row, kRows);
+    EXPECT_EQ(lengths, (std::vector<int64_t>{4, 1}));
   }
   std::remove(path.c_str());
   EXPECT_EQ(pool->bytes_in_use(), 0);

@@ -8,7 +8,7 @@
 // definition levels only; nested leaves keep every level for assembly), where dense
 // fixed-width values come from (a flat reader may stream PLAIN pages through a window), and
 // how byte-array bytes are placed (a flat batch ends before a range that does not fit; a
-// nested one cannot, since its leaves end at one row).
+// nested one at the range's last row start that does, since its leaves end at one row).
 #pragma once
 
 #include <limits>

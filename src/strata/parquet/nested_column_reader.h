@@ -22,8 +22,10 @@ class NestedColumnReader {
                      int64_t rows_in_chunk, std::string where, MemoryPool* pool);
 
   // Decodes the next min(rows, rows_left()) rows (rows, not levels: a batch never splits a
-  // row) into one array of the field's type; buffers come from the pool. Corrupt when the leaf
-  // columns disagree on the number of rows or on the structure, naming them.
+  // row) into one array of the field's type; buffers come from the pool. Fewer rows (at least
+  // one) when a string or binary leaf with 32-bit offsets would pass 2 GiB: the batch ends
+  // before that row, and the next ones continue from it. Corrupt when the leaf columns
+  // disagree on the number of rows or on the structure, naming them.
   Result<ArrayDataPtr> ReadBatch(int64_t rows);
 
   int64_t rows_left() const { return rows_in_chunk_ - rows_read_; }
@@ -41,6 +43,7 @@ class NestedColumnReader {
   std::string where_;
   MemoryPool* pool_;
   std::vector<LeafLevels> levels_;  // reused per batch
+  std::vector<bool> first_pass_;     // per leaf: may end a batch early, so reads first
 };
 
 }  // namespace strata::parquet

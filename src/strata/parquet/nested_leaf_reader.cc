@@ -1,6 +1,7 @@
 #include "strata/parquet/nested_leaf_reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <limits>
 
@@ -17,6 +18,9 @@ bool ValuesMayPassTwoGiB(const ColumnMetaData& metadata) {
 }
 namespace {
 
+constexpr int64_t kOffsetLimit = std::numeric_limits<int32_t>::max();
+std::atomic<int64_t> offset_limit_for_testing{0};
+
 // Grows `buffer` to hold `size` bytes, doubling when it must grow (the batch estimate fell
 // short), and sets its size.
 Status GrowTo(ResizableBuffer* buffer, int64_t size, bool zeroed) {
@@ -24,7 +28,47 @@ Status GrowTo(ResizableBuffer* buffer, int64_t size, bool zeroed) {
   return zeroed ? buffer->ResizeZeroed(size) : buffer->Resize(size);
 }
 
+// Slots [start, start + length) of `a` (string or binary, 32-bit offsets) as an array of its
+// own at offset 0: offsets rebased and the validity bits copied (both small), the bytes a
+// slice of a's. Record assembly hands leaf arrays on as children, which stay unsliced.
+Result<ArrayDataPtr> SliceByteArrays(const ArrayData& a, int64_t start, int64_t length, MemoryPool* pool) {
+  const int32_t* offsets = a.buffers[1]->data_as<int32_t>() + a.offset + start;
+  const int32_t base = offsets[0];
+  STRATA_ASSIGN_OR_RETURN(auto rebased, AllocateBuffer(pool, (length + 1) * static_cast<int64_t>(sizeof(int32_t))));
+  auto* out = rebased->mutable_data_as<int32_t>();
+  for (int64_t i = 0; i <= length; ++i) out[i] = offsets[i] - base;
+  std::shared_ptr<ResizableBuffer> validity;
+  int64_t nulls = 0;
+  const uint8_t* bits = a.buffers[0] ? a.buffers[0]->data() : nullptr;
+  if (bits != nullptr && a.null_count != 0) nulls = length - bit_util::CountSetBits(bits, a.offset + start, length);
+  if (nulls > 0) {
+    STRATA_ASSIGN_OR_RETURN(validity, AllocateBuffer(pool, bit_util::BytesForBits(length)));
+    bit_util::CopyBitmap(bits, a.offset + start, length, validity->mutable_data(), 0);
+  }
+  auto data = Buffer::Slice(a.buffers[2], base, offsets[length] - base);
+  return ArrayData::Make(a.type, length, {std::move(validity), std::move(rebased), std::move(data)}, nulls);
+}
+
+// The level at which row `row` begins among `levels` levels (`levels` when it does not), and
+// the slots before it: levels from `slot_def` on hold one.
+int64_t RowStart(const int16_t* rep, int64_t levels, int64_t row) {
+  if (rep == nullptr) return std::min(row, levels);
+  int64_t seen = 0;
+  for (int64_t i = 0; i < levels; ++i) {
+    if (rep[i] == 0 && seen++ == row) return i;
+  }
+  return levels;
+}
+int64_t SlotsBefore(const int16_t* def, int64_t level, int16_t slot_def) {
+  if (slot_def == 0) return level;
+  int64_t slots = 0;
+  for (int64_t i = 0; i < level; ++i) slots += def[i] >= slot_def;
+  return slots;
+}
+
 }  // namespace
+
+void NestedLeafReader::SetOffsetLimitForTesting(int64_t bytes) { offset_limit_for_testing.store(bytes); }
 
 NestedLeafReader::NestedLeafReader(const ColumnDescriptor& column, const ColumnMetaData& metadata,
                                    int64_t rows_in_chunk, int16_t slot_def, TypePtr output_type,
@@ -42,7 +86,10 @@ NestedLeafReader::NestedLeafReader(const ColumnDescriptor& column, const ColumnM
       batch_def_(pool),
       batch_rep_(pool),
       leaf_(column, pool),
-      views_(pool) {}
+      views_(pool),
+      offset_limit_(offset_limit_for_testing.load() > 0 ? offset_limit_for_testing.load() : kOffsetLimit),
+      carry_def_(pool),
+      carry_rep_(pool) {}
 
 Result<std::unique_ptr<NestedLeafReader>> NestedLeafReader::Make(const ColumnDescriptor& column,
                                                                  const ColumnMetaData& metadata, int64_t rows_in_chunk,
@@ -84,7 +131,8 @@ Status NestedLeafReader::Init() {
 
 int64_t NestedLeafReader::memory_size() const {
   int64_t total = pages_->memory_size() + page_def_.capacity() + page_rep_.capacity() + batch_def_.capacity() +
-                  batch_rep_.capacity() + leaf_.memory_size() + views_.capacity();
+                  batch_rep_.capacity() + leaf_.memory_size() + views_.capacity() + carry_def_.capacity() +
+                  carry_rep_.capacity();
   return total;
 }
 
@@ -325,6 +373,10 @@ Status NestedLeafReader::StartBatch(int64_t rows) {
 
 Result<int64_t> NestedLeafReader::ReadRows(int64_t rows) {
   rows = std::max<int64_t>(rows, 0);
+  ended_early_ = false;
+  batch_from_carry_ = false;
+  if (carry_rows_ > 0) return ReadCarriedRows(rows);
+  carry_values_.reset();  // the last carried batch can no longer be given back
   {
     auto status = StartBatch(rows);
     if (!status.ok()) return status.WithContext(Where());
@@ -337,12 +389,14 @@ Result<int64_t> NestedLeafReader::ReadRows(int64_t rows) {
       if (!more.ok()) return more.status().WithContext(Where());
       if (!*more) break;
     }
+    // The levels whose values a batch cut short decoded already form a range of their own.
+    const int64_t limit = pending_views_ > 0 ? pending_end_ : page_levels_;
     int64_t end = page_position_;
     bool row_boundary = false;
     if (repeated) {
       // The batch ends just before the first level of row `rows` + 1.
       const int16_t* rep = page_rep_.data_as<int16_t>();
-      for (; end < page_levels_; ++end) {
+      for (; end < limit; ++end) {
         if (rep[end] == 0) {
           if (rows_read == rows) {
             row_boundary = true;
@@ -352,11 +406,26 @@ Result<int64_t> NestedLeafReader::ReadRows(int64_t rows) {
         }
       }
     } else {
-      end += std::min(rows - rows_read, page_levels_ - page_position_);
+      end += std::min(rows - rows_read, limit - page_position_);
       rows_read += end - page_position_;
     }
+    range_begin_ = page_position_;
+    range_end_ = end;
+    cut_level_ = -1;
     auto status = AppendEntries(page_position_, end);
     if (!status.ok()) return status.WithContext(Where());
+    if (cut_level_ >= 0) {
+      // The rows from the cut on open the next batch.
+      if (repeated) {
+        const int16_t* rep = page_rep_.data_as<int16_t>();
+        for (int64_t i = cut_level_; i < end; ++i) rows_read -= rep[i] == 0;
+      } else {
+        rows_read -= end - cut_level_;
+      }
+      page_position_ = cut_level_;
+      ended_early_ = true;
+      break;
+    }
     page_position_ = end;
     if (row_boundary) break;
   }
@@ -370,7 +439,62 @@ Result<int64_t> NestedLeafReader::ReadRows(int64_t rows) {
     else status = text.status();
   }
   if (!status.ok()) return status.WithContext(Where());
+  def_out_ = batch_def_.data_as<int16_t>();
+  rep_out_ = batch_rep_.data_as<int16_t>();
+  batch_rows_ = rows_read;
   return rows_read;
+}
+
+Result<int64_t> NestedLeafReader::ReadCarriedRows(int64_t rows) {
+  const int64_t n = std::min(rows, carry_rows_);
+  const int16_t* def = carry_def_.data_as<int16_t>() + carry_level_;
+  const int16_t* rep = column_.max_repetition_level > 0 ? carry_rep_.data_as<int16_t>() + carry_level_ : nullptr;
+  const int64_t levels = RowStart(rep, carry_levels_ - carry_level_, n);
+  const int64_t slots = SlotsBefore(def, levels, slot_def_);
+  auto values = SliceByteArrays(*carry_values_, carry_slot_, slots, pool_);
+  if (!values.ok()) return values.status().WithContext(Where());
+  values_array_ = std::move(*values);
+  def_out_ = def;
+  rep_out_ = rep;
+  batch_levels_ = levels;
+  batch_rows_ = n;
+  batch_from_carry_ = true;
+  ended_early_ = n < rows;
+  carry_level_ += levels;
+  carry_slot_ += slots;
+  carry_rows_ -= n;
+  return n;
+}
+
+Status NestedLeafReader::GiveBack(int64_t rows) {
+  if (rows >= batch_rows_) return Status::OK();
+  if (!offset_limited() || rows < 0) {
+    return Status::Invalid("{}: only a leaf of 32-bit byte arrays gives rows back", Where());
+  }
+  const int64_t level = RowStart(rep_levels(), batch_levels_, rows);
+  const int64_t slots = SlotsBefore(def_out_, level, slot_def_);
+  if (batch_from_carry_) {
+    // The batch was the carry's next rows: they are its next rows again.
+    carry_level_ -= batch_levels_ - level;
+    carry_slot_ -= values_array_->length - slots;
+  } else {
+    const int64_t levels = batch_levels_ - level;
+    STRATA_RETURN_NOT_OK(carry_def_.ReserveDiscardingContents(levels * 2));
+    std::memcpy(carry_def_.mutable_data(), def_out_ + level, static_cast<size_t>(levels) * 2);
+    if (column_.max_repetition_level > 0) {
+      STRATA_RETURN_NOT_OK(carry_rep_.ReserveDiscardingContents(levels * 2));
+      std::memcpy(carry_rep_.mutable_data(), rep_out_ + level, static_cast<size_t>(levels) * 2);
+    }
+    carry_levels_ = levels;
+    carry_level_ = 0;
+    carry_values_ = values_array_;
+    carry_slot_ = slots;
+  }
+  carry_rows_ += batch_rows_ - rows;
+  STRATA_ASSIGN_OR_RETURN(values_array_, SliceByteArrays(*values_array_, 0, slots, pool_));
+  batch_levels_ = level;
+  batch_rows_ = rows;
+  return Status::OK();
 }
 
 Status NestedLeafReader::ReserveSlots(int64_t slots) {
@@ -450,32 +574,96 @@ Status NestedLeafReader::DecodeValues(int64_t slot, int64_t count, int64_t non_n
 
 Status NestedLeafReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity) {
   int64_t total = 0;
-  STRATA_ASSIGN_OR_RETURN(const ByteArrayView* views, leaf_.DecodeByteArrays(&views_, values_->mutable_data(), slot,
-                                                                             count, non_null, validity, &total));
-  if (conversion_ == Conversion::kByteArrayDecimal) return Status::OK();
-  const int64_t needed = data_->size() + total;
-  if (!large_offsets_ && needed > std::numeric_limits<int32_t>::max()) {
-    return Status::LimitExceeded(
-        "{} bytes of values in one batch overflow 32-bit offsets (the chunk's metadata did not tell); read with "
-        "large_binary or fewer batch_rows",
-        needed);
+  const ByteArrayView* views = nullptr;
+  if (pending_views_ > 0) {
+    // Decoded by the batch that was cut short before this range (ReadRows stops ranges at
+    // pending_end_, so they hold these values).
+    if (non_null > pending_views_) {
+      return Status::Invalid("{} values asked of {} decoded ahead", non_null, pending_views_);
+    }
+    views = views_.data_as<ByteArrayView>() + pending_view_;
+    pending_view_ += non_null;
+    pending_views_ -= non_null;
+    for (int64_t i = 0; i < non_null; ++i) total += views[i].length;
+  } else {
+    STRATA_ASSIGN_OR_RETURN(views, leaf_.DecodeByteArrays(&views_, values_->mutable_data(), slot, count, non_null,
+                                                          validity, &total));
   }
+  if (conversion_ == Conversion::kByteArrayDecimal) return Status::OK();
+  const bool cut = offset_limited() && data_->size() + total > offset_limit_;
+  if (cut) STRATA_RETURN_NOT_OK(CutBeforeOffsetLimit(views, &count, &non_null, &total));
+  const int64_t needed = data_->size() + total;
   if (data_->size() == 0 && needed > data_->capacity()) {
     // The batch's first bytes: this range exactly, and the bound of what the batch takes later
     // (or of the whole rest of the chunk).
-    const int64_t later = std::max<int64_t>(later_bytes_, 0);
+    const int64_t later = cut ? 0 : std::max<int64_t>(later_bytes_, 0);
     STRATA_RETURN_NOT_OK(data_->ReserveDiscardingContents(later_bytes_total_ ? std::max(needed, later) : needed + later));
   }
-  if (needed > data_->capacity()) STRATA_RETURN_NOT_OK(data_->GrowForAppend(needed));
+  if (needed > data_->capacity()) {
+    // The batch's last range when cut: exactly, rather than doubling toward 4 GiB.
+    STRATA_RETURN_NOT_OK(cut ? data_->Reserve(needed) : data_->GrowForAppend(needed));
+  }
   int64_t position = data_->size();
   if (large_offsets_) {
-    WriteByteArrays(views, validity, slot, count, non_null, values_->mutable_data_as<int64_t>(),
-                    data_->mutable_data(), &position);
+    WriteByteArrays(views, validity, slot, count, non_null, values_->mutable_data_as<int64_t>(), data_->mutable_data(),
+                    &position);
   } else {
-    WriteByteArrays(views, validity, slot, count, non_null, values_->mutable_data_as<int32_t>(),
-                    data_->mutable_data(), &position);
+    WriteByteArrays(views, validity, slot, count, non_null, values_->mutable_data_as<int32_t>(), data_->mutable_data(),
+                    &position);
   }
   data_->set_size(position);
+  return Status::OK();
+}
+
+Status NestedLeafReader::CutBeforeOffsetLimit(const ByteArrayView* views, int64_t* count, int64_t* non_null,
+                                              int64_t* total) {
+  // The last row start of the range before which the batch's bytes stay within the limit.
+  const int16_t* def = page_def_.data_as<int16_t>();
+  const int16_t* rep = column_.max_repetition_level > 0 ? page_rep_.data_as<int16_t>() : nullptr;
+  const int16_t max_def = column_.max_definition_level;
+  int64_t bytes = data_->size();
+  int64_t values = 0;
+  int64_t slots = 0;
+  int64_t cut = -1;
+  int64_t cut_values = 0;
+  int64_t cut_slots = 0;
+  int64_t cut_bytes = 0;
+  for (int64_t i = range_begin_; i < range_end_; ++i) {
+    if (rep == nullptr || rep[i] == 0) {
+      if (bytes > offset_limit_) break;
+      cut = i;
+      cut_values = values;
+      cut_slots = slots;
+      cut_bytes = bytes - data_->size();
+    }
+    if (def[i] >= slot_def_) {
+      ++slots;
+      if (def[i] == max_def) bytes += views[values++].length;
+    }
+  }
+  const int64_t earlier_levels = batch_levels_ - (range_end_ - range_begin_);
+  if (cut < 0 || (cut == range_begin_ && earlier_levels == 0)) {
+    return Status::LimitExceeded(
+        "{} the batch's values past {} bytes, which 32-bit offsets cannot hold (the chunk's metadata did not tell); "
+        "read with large_binary",
+        cut < 0 ? "a row continued from the previous page takes" : "one row takes", offset_limit_);
+  }
+  // The levels from the cut on leave the batch; their values, decoded, wait for the next one.
+  // (Values decoded ahead by an earlier cut and not in this range stay pending after them.)
+  const int64_t dropped_slots = *count - cut_slots;
+  null_count_ -= dropped_slots - (*non_null - cut_values);
+  slots_ -= dropped_slots;
+  batch_levels_ -= range_end_ - cut;
+  if (pending_views_ == 0) pending_end_ = range_end_;
+  pending_view_ = (views - views_.data_as<ByteArrayView>()) + cut_values;
+  pending_views_ += *non_null - cut_values;
+  cut_level_ = cut;
+  later_bytes_ = 0;
+  *count = cut_slots;
+  *non_null = cut_values;
+  *total = cut_bytes;
+  STRATA_RETURN_NOT_OK(values_->Resize((slots_ + 1) * static_cast<int64_t>(sizeof(int32_t))));
+  if (validity_) STRATA_RETURN_NOT_OK(validity_->Resize(bit_util::BytesForBits(slots_)));
   return Status::OK();
 }
 

@@ -22,8 +22,9 @@ namespace strata::parquet {
 // Whether a BYTE_ARRAY chunk's values may pass 2 GiB (32-bit offsets could overflow): by
 // SizeStatistics' exact count when written, else by the chunk's uncompressed size, which
 // bounds the values of PLAIN and DELTA_LENGTH_BYTE_ARRAY pages. A chunk without SizeStatistics
-// whose dictionary or front coding may expand past that size is judged by it all the same;
-// one that then overflows fails, naming large_binary.
+// whose dictionary or front coding may expand past that size is judged by it all the same:
+// it keeps 32-bit offsets, and its batches end early, at a row boundary, before 2 GiB
+// (NestedColumnReader ends the field's batch there; the other leaves carry their extra rows).
 bool ValuesMayPassTwoGiB(const ColumnMetaData& metadata);
 
 class NestedLeafReader {
@@ -36,15 +37,25 @@ class NestedLeafReader {
                                                         std::unique_ptr<PageReader> pages, MemoryPool* pool);
 
   // Decodes the levels and values of the next `rows` rows (a row runs from one repetition
-  // level 0 to the next, and may span pages). Returns the rows read: fewer than asked only at
-  // the end of the chunk. The results stay valid until the next call.
+  // level 0 to the next, and may span pages). Returns the rows read, fewer than asked at the
+  // end of the chunk, or when the batch ended early (ended_early()): a string or binary leaf
+  // with 32-bit offsets stops before the row whose values would pass 2 GiB, and a leaf that
+  // carries rows given back returns those first. The results stay valid until the next call.
   Result<int64_t> ReadRows(int64_t rows);
+  // Whether the last ReadRows returned fewer rows than asked though the chunk has more.
+  bool ended_early() const { return ended_early_; }
+  // Whether ReadRows may end early: a leaf of 32-bit byte arrays, or one carrying rows.
+  bool may_end_early() const { return offset_limited() || carry_rows_ > 0; }
+  // Keeps the first `rows` rows of the last ReadRows and carries the others to the next
+  // calls (their levels are copied, their values kept and handed out as compact arrays):
+  // another leaf of the field ended its batch earlier. Only for a leaf that may_end_early().
+  Status GiveBack(int64_t rows);
 
   // Levels of the last ReadRows, one per entry (levels_read() of them). def_levels() is never
   // null (zeros when the column has no definition levels); rep_levels() is null when the
   // column is not repeated. Both point into scratch reused across batches.
-  const int16_t* def_levels() const { return batch_def_.data_as<int16_t>(); }
-  const int16_t* rep_levels() const { return column_.max_repetition_level > 0 ? batch_rep_.data_as<int16_t>() : nullptr; }
+  const int16_t* def_levels() const { return def_out_; }
+  const int16_t* rep_levels() const { return column_.max_repetition_level > 0 ? rep_out_ : nullptr; }
   int64_t levels_read() const { return batch_levels_; }
   // The values of the last ReadRows; buffers come from the pool and belong to the array.
   const ArrayDataPtr& values() const { return values_array_; }
@@ -62,6 +73,10 @@ class NestedLeafReader {
   int64_t memory_size() const;
   // "'file', column 'a.b' (row group 3)", for messages.
   std::string Where() const;
+
+  // The most value bytes a batch with 32-bit offsets holds: 2^31 - 1. Tests lower it (for
+  // readers made afterwards) to cut batches without gigabytes of data; 0 restores it.
+  static void SetOffsetLimitForTesting(int64_t bytes);
 
  private:
   using Conversion = ValueConversion;
@@ -81,7 +96,14 @@ class NestedLeafReader {
   Status ReserveSlots(int64_t slots);
   Status DecodeValues(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
   Status DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
+  // The range being appended, `views` its values, does not fit under offset_limit_: the
+  // batch ends at its last row start that does. Shrinks `*count` (slots), `*non_null` and
+  // `*total` (bytes) to what is written, leaves the rest pending and sets cut_level_.
+  Status CutBeforeOffsetLimit(const ByteArrayView* views, int64_t* count, int64_t* non_null, int64_t* total);
   Status FinishBatch();
+  // ReadRows from the carried rows.
+  Result<int64_t> ReadCarriedRows(int64_t rows);
+  bool offset_limited() const { return conversion_ == Conversion::kByteArray && !large_offsets_; }
 
   const ColumnDescriptor& column_;
   const ColumnMetaData& metadata_;
@@ -141,6 +163,32 @@ class NestedLeafReader {
   // The dictionary, value decoders and conversions, shared with the flat column reader.
   LeafDecoder leaf_;
   ResizableBuffer views_;  // byte-array views
+
+  // The last batch's levels (batch_def_/batch_rep_, or the carried levels).
+  const int16_t* def_out_ = nullptr;
+  const int16_t* rep_out_ = nullptr;
+  bool ended_early_ = false;
+  // A batch cut before offset_limit_: the range being appended, the level the cut left out
+  // (-1: none), and the values of levels [page_position_, pending_end_) decoded already, the
+  // views_ from pending_view_ on, that the next batch takes first.
+  int64_t offset_limit_;
+  int64_t range_begin_ = 0;
+  int64_t range_end_ = 0;
+  int64_t cut_level_ = -1;
+  int64_t pending_end_ = 0;
+  int64_t pending_view_ = 0;
+  int64_t pending_views_ = 0;
+  // Rows given back (GiveBack): their levels from carry_level_ on, their values, slots from
+  // carry_slot_ on of carry_values_; whether the last batch came from them.
+  ResizableBuffer carry_def_;
+  ResizableBuffer carry_rep_;
+  int64_t carry_levels_ = 0;
+  int64_t carry_level_ = 0;
+  ArrayDataPtr carry_values_;
+  int64_t carry_slot_ = 0;
+  int64_t carry_rows_ = 0;
+  bool batch_from_carry_ = false;
+  int64_t batch_rows_ = 0;
 };
 
 }  // namespace strata::parquet

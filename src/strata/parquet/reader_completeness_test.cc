@@ -8,9 +8,13 @@
 
 #include <fmt/format.h>
 
+#include "strata/array/array.h"
 #include "strata/array/pretty_print.h"
 #include "strata/array/validate.h"
+#include "strata/expr/bind.h"
+#include "strata/expr/parser.h"
 #include "strata/parquet/file_reader.h"
+#include "strata/parquet/filtered_reader.h"
 #include "strata/parquet/nested_leaf_reader.h"
 #include "strata/parquet/testing/random_arrays.h"
 #include "strata/parquet/writer_test_util.h"
@@ -229,9 +233,10 @@ TEST(ReaderCompletenessTest, ListRowsContinuingOnTheNextPageRead) {
   }
 }
 
-// A nested batch cannot be cut short at 2 GiB as a flat one is, so nested string and binary
-// leaves take 64-bit offsets when the chunk's metadata says their values may pass it, or with
-// large_binary; the types above them follow (list, map, struct), and the values are the same.
+// Nested string and binary leaves take 64-bit offsets when the chunk's metadata says their
+// values may pass 2 GiB (one row may hold that much, and a batch cannot end inside a row), or
+// with large_binary; the types above them follow (list, map, struct), and the values are the
+// same.
 TEST(ReaderCompletenessTest, NestedLeavesTakeLargeOffsets) {
   auto schema = std::make_shared<Schema>(std::vector<FieldPtr>{
       std::make_shared<Field>("m", map(utf8(), utf8())),
@@ -349,6 +354,269 @@ TEST(ReaderCompletenessTest, DictionaryChunksWithoutSizeStatisticsKeep32BitOffse
     }
   }
   EXPECT_EQ(checked, int64_t{kRows} * kPerRow);
+}
+
+// Lowers the 2 GiB limit of nested leaves with 32-bit offsets for one test.
+class NestedOffsetLimit {
+ public:
+  explicit NestedOffsetLimit(int64_t bytes) { NestedLeafReader::SetOffsetLimitForTesting(bytes); }
+  ~NestedOffsetLimit() { NestedLeafReader::SetOffsetLimitForTesting(0); }
+  NestedOffsetLimit(const NestedOffsetLimit&) = delete;
+  NestedOffsetLimit& operator=(const NestedOffsetLimit&) = delete;
+};
+
+std::string RowText(const RecordBatch& batch, int64_t row) {
+  std::string text;
+  for (int c = 0; c < batch.num_columns(); ++c) text += PrettyPrint(batch.column(c).Slice(row, 1)) + " | ";
+  return text;
+}
+
+// The largest byte count of a string or binary array with 32-bit offsets within `data`.
+int64_t LargestStringBytes(const ArrayData& data) {
+  int64_t largest = 0;
+  const TypeId id = data.type->id();
+  if ((id == TypeId::kString || id == TypeId::kBinary) && data.length > 0) {
+    const auto* offsets = data.buffers[1]->data_as<int32_t>() + data.offset;
+    largest = offsets[data.length] - offsets[0];
+  }
+  for (const auto& child : data.children) largest = std::max(largest, LargestStringBytes(*child));
+  return largest;
+}
+
+// A dictionary-encoded nested string chunk without SizeStatistics may expand past 2 GiB though
+// its metadata does not show it. Its leaves keep 32-bit offsets, and a batch ends early, at the
+// last row start before the limit, as a flat string batch does: the field's other leaves give
+// back the rows they read beyond it, and the file's other fields carry them, so every batch is
+// consistent and the rows come out in order. The limit is lowered here so that a few MB of
+// values cross it many times (cuts in the middle of pages, at different rows in a map's keys
+// and values, before rows with nulls and empty lists), under every value encoding.
+TEST(ReaderCompletenessTest, NestedBatchesEndBeforeTheOffsetLimit) {
+  auto schema = std::make_shared<Schema>(std::vector<FieldPtr>{
+      std::make_shared<Field>("id", int64()),
+      std::make_shared<Field>("m", map(utf8(), utf8())),
+      std::make_shared<Field>("s", struct_({std::make_shared<Field>("a", list(utf8())),
+                                            std::make_shared<Field>("b", int32())})),
+      std::make_shared<Field>("t", struct_({std::make_shared<Field>("u", utf8())})),
+      std::make_shared<Field>("l", list(binary())),
+      std::make_shared<Field>("f", utf8()),
+  });
+  constexpr int64_t kRows = 3000;
+  constexpr int64_t kLimit = 2000;
+  pt::RandomArrayOptions random;
+  random.distinct_values = 50;  // dictionaries stay in use
+  auto generated = pt::RandomBatch(schema, kRows, 23, SystemMemoryPool(), random);
+  ASSERT_TRUE(generated.ok()) << generated.status().ToString();
+  // w: struct<a: short strings, b: long ones>. Its first leaf, read first, ends later than the
+  // second, so it gives rows back, and then gives back rows it carried.
+  auto short_strings = random;
+  short_strings.max_string_length = 6;
+  auto long_strings = random;
+  long_strings.max_string_length = 60;
+  auto a = pt::RandomArray(utf8(), kRows, 29, SystemMemoryPool(), short_strings);
+  auto b = pt::RandomArray(utf8(), kRows, 31, SystemMemoryPool(), long_strings);
+  ASSERT_TRUE(a.ok() && b.ok());
+  auto w_type = struct_({std::make_shared<Field>("a", utf8()), std::make_shared<Field>("b", utf8())});
+  auto w = ArrayData::Make(w_type, kRows, {nullptr}, 0);
+  w->children = {a->data(), b->data()};
+  std::vector<FieldPtr> fields = schema->fields();
+  fields.push_back(std::make_shared<Field>("w", w_type));
+  schema = std::make_shared<Schema>(std::move(fields));
+  std::vector<Array> columns = (*generated)->columns();
+  columns.emplace_back(std::move(w));
+  auto batch = std::make_shared<RecordBatch>(schema, kRows, std::move(columns));
+  struct Config {
+    const char* name;
+    bool dictionary;
+    Encoding encoding;
+  };
+  for (const Config config : {Config{"dictionary", true, Encoding::kPlain}, Config{"plain", false, Encoding::kPlain},
+                              Config{"delta_length", false, Encoding::kDeltaLengthByteArray},
+                              Config{"delta", false, Encoding::kDeltaByteArray}}) {
+    WriterOptions write;
+    write.file.max_row_group_rows = 1200;
+    write.file.data_page_rows = 100;
+    write.columns.dictionary = config.dictionary;
+    write.column_overrides["m"].dictionary = config.dictionary;
+    write.column_overrides["m"].encoding = config.encoding;
+    write.column_overrides["s.a"].dictionary = config.dictionary;
+    write.column_overrides["s.a"].encoding = config.encoding;
+    write.column_overrides["t"].dictionary = config.dictionary;
+    write.column_overrides["t"].encoding = config.encoding;
+    write.column_overrides["l"].dictionary = config.dictionary;
+    write.column_overrides["l"].encoding = config.encoding;
+    write.column_overrides["w"].dictionary = config.dictionary;
+    write.column_overrides["w"].encoding = config.encoding;
+    auto file = pt::WriteToBuffer(schema, {batch}, write, SystemMemoryPool());
+    ASSERT_TRUE(file.ok()) << config.name << ": " << file.status().ToString();
+    // The rows as an unlimited read gives them.
+    std::vector<std::string> expected;
+    std::vector<int64_t> ids;
+    {
+      auto reader = pt::OpenBuffer(*file, SystemMemoryPool());
+      ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+      auto batches = (*reader)->ReadBatches({});
+      ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+      while (true) {
+        auto next = (*batches)->Next();
+        ASSERT_TRUE(next.ok()) << next.status().ToString();
+        if (!*next) break;
+        ASSERT_GT(LargestStringBytes(*(*next)->column(1).data()), kLimit) << "the limit must bite";
+        const Int64Array id((*next)->column(0).data());
+        for (int64_t r = 0; r < (*next)->num_rows(); ++r) {
+          expected.push_back(RowText(**next, r));
+          ids.push_back(id.Value(r));
+        }
+      }
+    }
+    ASSERT_EQ(static_cast<int64_t>(expected.size()), kRows);
+
+    NestedOffsetLimit limit(kLimit);
+    for (const int64_t batch_rows : {int64_t{1} << 16, int64_t{500}, int64_t{7}, int64_t{1}}) {
+      const std::string where = fmt::format("{}, batches of {}", config.name, batch_rows);
+      auto reader = pt::OpenBuffer(*file, SystemMemoryPool());
+      ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+      BatchReadOptions options;
+      options.batch_rows = batch_rows;
+      auto batches = (*reader)->ReadBatches(options);
+      ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+      EXPECT_EQ((*batches)->schema()->field(1)->type()->ToString(), schema->field(1)->type()->ToString());
+      int64_t row = 0;
+      int64_t cut = 0;  // batches shorter than asked though their row group had more rows
+      size_t group = 0;
+      int64_t left_in_group = 0;
+      while (true) {
+        auto next = (*batches)->Next();
+        ASSERT_TRUE(next.ok()) << where << ": " << next.status().ToString();
+        if (!*next) break;
+        const RecordBatch& b = **next;
+        ASSERT_GT(b.num_rows(), 0) << where;
+        if (left_in_group == 0) left_in_group = (*reader)->metadata().row_groups[group++].num_rows;
+        if (b.num_rows() < std::min(batch_rows, left_in_group)) ++cut;
+        left_in_group -= b.num_rows();
+        ASSERT_GE(left_in_group, 0) << where;
+        for (int c = 0; c < b.num_columns(); ++c) {
+          auto valid = ValidateFull(*b.column(c).data());
+          ASSERT_TRUE(valid.ok()) << where << ", column " << c << ": " << valid.ToString();
+          if (c != 0 && c != 5) {
+            EXPECT_LE(LargestStringBytes(*b.column(c).data()), kLimit) << where << ", column " << c;
+          }
+        }
+        for (int64_t r = 0; r < b.num_rows(); ++r, ++row) {
+          ASSERT_LT(row, kRows) << where;
+          ASSERT_EQ(RowText(b, r), expected[static_cast<size_t>(row)]) << where << ", row " << row;
+        }
+      }
+      EXPECT_EQ(row, kRows) << where;
+      if (batch_rows >= 500) {
+        EXPECT_GT(cut, 0) << where;
+      }
+    }
+
+    // Filtered reads decode the filter field first and cut the others, or skip them.
+    auto predicate = expr::ParseFilter("id > 0");
+    ASSERT_TRUE(predicate.ok()) << predicate.status().ToString();
+    auto reader = pt::OpenBuffer(*file, SystemMemoryPool());
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    auto bound = expr::Bind(**predicate, *(*reader)->schema());
+    ASSERT_TRUE(bound.ok()) << bound.status().ToString();
+    FilterOptions filter;
+    filter.predicate = *bound;
+    BatchReadOptions options;
+    options.batch_rows = 800;
+    auto filtered = FilteredBatchReader::Make(reader->get(), options, filter);
+    ASSERT_TRUE(filtered.ok()) << filtered.status().ToString();
+    std::vector<std::string> selected;
+    for (size_t r = 0; r < ids.size(); ++r) {
+      if (ids[r] > 0) selected.push_back(expected[r]);
+    }
+    size_t at = 0;
+    while (true) {
+      auto next = (*filtered)->Next();
+      ASSERT_TRUE(next.ok()) << config.name << ", filtered: " << next.status().ToString();
+      if (!*next) break;
+      for (int64_t r = 0; r < (*next)->num_rows(); ++r, ++at) {
+        ASSERT_LT(at, selected.size());
+        ASSERT_EQ(RowText(**next, r), selected[at]) << config.name << ", filtered row " << at;
+      }
+    }
+    EXPECT_EQ(at, selected.size()) << config.name;
+  }
+}
+
+// A row whose values alone pass the limit cannot be cut: the read fails naming large_binary,
+// which reads it.
+TEST(ReaderCompletenessTest, ANestedRowPastTheOffsetLimitNamesLargeBinary) {
+  auto schema = std::make_shared<Schema>(std::vector<FieldPtr>{std::make_shared<Field>("l", list(utf8()))});
+  auto batch = pt::RandomBatch(schema, 200, 5, SystemMemoryPool());
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  auto file = pt::WriteToBuffer(schema, {*batch}, WriterOptions{}, SystemMemoryPool());
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  auto expected = pt::ReadBuffer(*file, SystemMemoryPool());
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  NestedOffsetLimit limit(8);
+  auto table = pt::ReadBuffer(*file, SystemMemoryPool());
+  ASSERT_FALSE(table.ok());
+  EXPECT_EQ(table.status().code(), StatusCode::kLimitExceeded) << table.status().ToString();
+  EXPECT_NE(table.status().message().find("one row takes"), std::string::npos) << table.status().ToString();
+  EXPECT_NE(table.status().message().find("large_binary"), std::string::npos) << table.status().ToString();
+  BatchReadOptions options;
+  options.large_binary = true;
+  auto large = pt::ReadBuffer(*file, SystemMemoryPool(), options);
+  ASSERT_TRUE(large.ok()) << large.status().ToString();
+  PrettyPrintOptions all;
+  all.max_rows = 0;
+  std::string printed = PrettyPrint(*(*large)->column(0), all);
+  for (size_t at = printed.find("large_"); at != std::string::npos; at = printed.find("large_")) printed.erase(at, 6);
+  EXPECT_EQ(printed, PrettyPrint(*(*expected)->column(0), all));
+}
+
+// Older writers' v1 pages may begin inside a row. A batch that reaches the limit inside a row
+// begun on an earlier page cannot end before that row (its levels are gone with that page):
+// such a read fails naming large_binary, and reads with it.
+TEST(ReaderCompletenessTest, ALimitInsideARowContinuedFromAnEarlierPageNamesLargeBinary) {
+  using Row = std::optional<std::vector<std::optional<std::string>>>;
+  std::vector<Row> rows;
+  for (int r = 0; r < 20; ++r) {
+    std::vector<std::optional<std::string>> elements;
+    for (int e = 0; e < 10; ++e) elements.emplace_back(fmt::format("r{:03d}e{:05d}", r, e));  // 10 bytes
+    rows.emplace_back(std::move(elements));
+  }
+  pt::ColumnOptions column;
+  column.name = "l";
+  column.physical_type = PhysicalType::kByteArray;
+  column.logical_type = pt::StringLogicalType();
+  column.list = true;
+  column.encoding = Encoding::kRleDictionary;
+  column.rows_per_page = 7;  // level entries: rows of 10 begin inside pages
+  auto file = pt::BuildFile({column}, {pt::ColumnValues::ListOf<std::string>(PhysicalType::kByteArray, rows)},
+                            int64_t{1} << 30);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  {
+    // Row 2 ends at 300 bytes, on a page that begins inside it.
+    NestedOffsetLimit limit(250);
+    auto table = pt::ReadBuffer(*file, SystemMemoryPool());
+    ASSERT_FALSE(table.ok());
+    EXPECT_EQ(table.status().code(), StatusCode::kLimitExceeded) << table.status().ToString();
+    EXPECT_NE(table.status().message().find("continued from the previous page"), std::string::npos)
+        << table.status().ToString();
+    EXPECT_NE(table.status().message().find("large_binary"), std::string::npos) << table.status().ToString();
+    BatchReadOptions options;
+    options.large_binary = true;
+    auto large = pt::ReadBuffer(*file, SystemMemoryPool(), options);
+    ASSERT_TRUE(large.ok()) << large.status().ToString();
+    EXPECT_EQ((*large)->num_rows(), 20);
+  }
+  // A limit reached at a row start inside a page still cuts there.
+  NestedOffsetLimit limit(200);
+  BatchReadOptions options;
+  options.batch_rows = 20;
+  auto reader = pt::OpenBuffer(*file, SystemMemoryPool());
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto batches = (*reader)->ReadBatches(options);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  auto first = (*batches)->Next();
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ((**first).num_rows(), 2);
 }
 
 }  // namespace
