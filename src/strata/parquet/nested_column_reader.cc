@@ -62,6 +62,9 @@ Result<ArrayDataPtr> NestedColumnReader::ReadBatch(int64_t rows) {
                             leaves_[i]->values()};
   }
   auto array = AssembleRecords(plan_, levels_, pool_, rows_read_);
+  // The leaf arrays belong to the batch now (or to nothing): held here they would stay alive
+  // while the next batch decodes, every leaf's at once.
+  for (LeafLevels& levels : levels_) levels.values.reset();
   if (!array.ok()) return array.status().WithContext(where_);
   if ((*array)->length != batch) {
     return Status::Corrupt("{}: field assembled {} rows of {}", where_, (*array)->length, batch);
