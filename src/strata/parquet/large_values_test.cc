@@ -12,15 +12,24 @@
 namespace strata::parquet {
 namespace {
 
+// A file of this test in the temporary folder, by name and process.
+std::string TempFilePath(const std::string& stem) {
+  return (std::filesystem::temp_directory_path() / (stem + "_" + std::to_string(::getpid()) + ".parquet")).string();
+}
+
+testing::ColumnOptions IdColumn() {
+  testing::ColumnOptions ids;
+  ids.name = "id";
+  ids.physical_type = PhysicalType::kInt64;
+  return ids;
+}
+
 TEST(LargeValuesTest, BatchesAreCutBeforeTwoGiB) {
   constexpr int64_t kValueBytes = 750LL << 20;  // three of these pass 2 GiB
   constexpr int kValues = 3;
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("strata_large_values_" + std::to_string(::getpid()) + ".parquet")).string();
+  const std::string path = TempFilePath("strata_large_values");
   {
-    testing::ColumnOptions ids;
-    ids.name = "id";
-    ids.physical_type = PhysicalType::kInt64;
+    const testing::ColumnOptions ids = IdColumn();
     testing::ColumnOptions blobs;
     blobs.name = "blob";
     blobs.physical_type = PhysicalType::kByteArray;
@@ -78,8 +87,7 @@ TEST(LargeValuesTest, BatchesAreCutBeforeTwoGiB) {
 // pages of 1.1 GB read too: no fixed page limit below the format's 2 GiB refuses them.
 TEST(LargeValuesTest, NestedValuesPastTwoGiBTakeLargeOffsets) {
   constexpr int64_t kValueBytes = 1100LL << 20;  // two of these pass 2 GiB
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("strata_large_lists_" + std::to_string(::getpid()) + ".parquet")).string();
+  const std::string path = TempFilePath("strata_large_lists");
   {
     testing::ColumnOptions blobs;
     blobs.name = "blobs";
@@ -123,12 +131,9 @@ TEST(LargeValuesTest, NestedValuesPastTwoGiBTakeLargeOffsets) {
 TEST(LargeValuesTest, NestedDictionaryValuesPastTwoGiBEndTheBatchEarly) {
   constexpr int64_t kValueBytes = 430LL << 20;  // four fit under 2 GiB, five do not
   constexpr int kRows = 5;
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("strata_large_dictionary_" + std::to_string(::getpid()) + ".parquet")).string();
+  const std::string path = TempFilePath("strata_large_dictionary");
   {
-    testing::ColumnOptions ids;
-    ids.name = "id";
-    ids.physical_type = PhysicalType::kInt64;
+    const testing::ColumnOptions ids = IdColumn();
     testing::ColumnOptions blobs;
     blobs.name = "blobs";
     blobs.physical_type = PhysicalType::kByteArray;

@@ -293,6 +293,19 @@ TEST(ReaderCompletenessTest, NestedLeavesTakeLargeOffsets) {
   EXPECT_FALSE(ValuesMayPassTwoGiB(meta));
 }
 
+// A list<string> column of the file builder, dictionary-encoded, without SizeStatistics; its
+// pages end after `entries_per_page` level entries (inside rows, as older writers' v1 pages).
+pt::ColumnOptions DictionaryStringList(std::string name, int64_t entries_per_page) {
+  pt::ColumnOptions column;
+  column.name = std::move(name);
+  column.physical_type = PhysicalType::kByteArray;
+  column.logical_type = pt::StringLogicalType();
+  column.list = true;
+  column.encoding = Encoding::kRleDictionary;
+  column.rows_per_page = entries_per_page;
+  return column;
+}
+
 // A dictionary-encoded nested string chunk without SizeStatistics, as DuckDB 1.5 and older
 // writers make them, keeps 32-bit offsets when its size says its values stay far below 2 GiB.
 // Bounding the expanded values by the chunk's value count times its dictionary page size would
@@ -311,13 +324,7 @@ TEST(ReaderCompletenessTest, DictionaryChunksWithoutSizeStatisticsKeep32BitOffse
     for (int k = 0; k < kPerRow; ++k) tags.emplace_back(tag((r * 7 + k * 13) % kDistinct));
     rows.emplace_back(std::move(tags));
   }
-  pt::ColumnOptions column;
-  column.name = "tags";
-  column.physical_type = PhysicalType::kByteArray;
-  column.logical_type = pt::StringLogicalType();
-  column.list = true;
-  column.encoding = Encoding::kRleDictionary;
-  column.rows_per_page = 20000;
+  const pt::ColumnOptions column = DictionaryStringList("tags", 20000);
   auto file = pt::BuildFile({column}, {pt::ColumnValues::ListOf<std::string>(PhysicalType::kByteArray, rows)},
                             int64_t{1} << 30);
   ASSERT_TRUE(file.ok()) << file.status().ToString();
@@ -581,13 +588,7 @@ TEST(ReaderCompletenessTest, ALimitInsideARowContinuedFromAnEarlierPageNamesLarg
     for (int e = 0; e < 10; ++e) elements.emplace_back(fmt::format("r{:03d}e{:05d}", r, e));  // 10 bytes
     rows.emplace_back(std::move(elements));
   }
-  pt::ColumnOptions column;
-  column.name = "l";
-  column.physical_type = PhysicalType::kByteArray;
-  column.logical_type = pt::StringLogicalType();
-  column.list = true;
-  column.encoding = Encoding::kRleDictionary;
-  column.rows_per_page = 7;  // level entries: rows of 10 begin inside pages
+  const pt::ColumnOptions column = DictionaryStringList("l", 7);  // rows of 10 begin inside pages
   auto file = pt::BuildFile({column}, {pt::ColumnValues::ListOf<std::string>(PhysicalType::kByteArray, rows)},
                             int64_t{1} << 30);
   ASSERT_TRUE(file.ok()) << file.status().ToString();
