@@ -89,7 +89,9 @@ NestedLeafReader::NestedLeafReader(const ColumnDescriptor& column, const ColumnM
       views_(pool),
       offset_limit_(offset_limit_for_testing.load() > 0 ? offset_limit_for_testing.load() : kOffsetLimit),
       carry_def_(pool),
-      carry_rep_(pool) {}
+      carry_rep_(pool),
+      prefix_def_(pool),
+      prefix_rep_(pool) {}
 
 Result<std::unique_ptr<NestedLeafReader>> NestedLeafReader::Make(const ColumnDescriptor& column,
                                                                  const ColumnMetaData& metadata, int64_t rows_in_chunk,
@@ -132,7 +134,7 @@ Status NestedLeafReader::Init() {
 int64_t NestedLeafReader::memory_size() const {
   int64_t total = pages_->memory_size() + page_def_.capacity() + page_rep_.capacity() + batch_def_.capacity() +
                   batch_rep_.capacity() + leaf_.memory_size() + views_.capacity() + carry_def_.capacity() +
-                  carry_rep_.capacity();
+                  carry_rep_.capacity() + prefix_def_.capacity() + prefix_rep_.capacity();
   return total;
 }
 
@@ -383,6 +385,13 @@ Result<int64_t> NestedLeafReader::ReadRows(int64_t rows) {
   }
   const bool repeated = column_.max_repetition_level > 0;
   int64_t rows_read = 0;
+  if (prefix_levels_ > 0 && rows > 0) {
+    // The row the last batch ended before opens this one; the page continues it.
+    auto status = AppendPrefix();
+    if (!status.ok()) return status.WithContext(Where());
+    rows_read = 1;
+  }
+  cut_before_prefix_ = false;
   while (rows_read < rows || repeated) {
     if (page_position_ == page_levels_) {
       auto more = NextDataPage();
@@ -422,6 +431,7 @@ Result<int64_t> NestedLeafReader::ReadRows(int64_t rows) {
       } else {
         rows_read -= end - cut_level_;
       }
+      if (cut_before_prefix_) --rows_read;  // begun earlier: it opens the next batch
       page_position_ = cut_level_;
       ended_early_ = true;
       break;
@@ -642,11 +652,12 @@ Status NestedLeafReader::CutBeforeOffsetLimit(const ByteArrayView* views, int64_
     }
   }
   const int64_t earlier_levels = batch_levels_ - (range_end_ - range_begin_);
-  if (cut < 0 || (cut == range_begin_ && earlier_levels == 0)) {
+  if (cut < 0) return CutBeforeContinuedRow(views, count, non_null, total);
+  if (cut == range_begin_ && earlier_levels == 0) {
     return Status::LimitExceeded(
-        "{} the batch's values past {} bytes, which 32-bit offsets cannot hold (the chunk's metadata did not tell); "
-        "read with large_binary",
-        cut < 0 ? "a row continued from the previous page takes" : "one row takes", offset_limit_);
+        "one row takes the batch's values past {} bytes, which 32-bit offsets cannot hold (the chunk's metadata did "
+        "not tell); read with large_binary",
+        offset_limit_);
   }
   // The levels from the cut on leave the batch; their values, decoded, wait for the next one.
   // (Values decoded ahead by an earlier cut and not in this range stay pending after them.)
@@ -664,6 +675,89 @@ Status NestedLeafReader::CutBeforeOffsetLimit(const ByteArrayView* views, int64_
   *total = cut_bytes;
   STRATA_RETURN_NOT_OK(values_->Resize((slots_ + 1) * static_cast<int64_t>(sizeof(int32_t))));
   if (validity_) STRATA_RETURN_NOT_OK(validity_->Resize(bit_util::BytesForBits(slots_)));
+  return Status::OK();
+}
+
+Status NestedLeafReader::CutBeforeContinuedRow(const ByteArrayView* views, int64_t* count, int64_t* non_null,
+                                               int64_t* total) {
+  // The row that does not fit began in an earlier range of this batch: the batch ends before
+  // its first level. It must not be the batch's first row (then it alone passes the limit).
+  const int64_t range_levels = range_end_ - range_begin_;
+  const int64_t before = batch_levels_ - range_levels;
+  const int16_t* def = batch_def_.data_as<int16_t>();
+  const int16_t* rep = batch_rep_.data_as<int16_t>();
+  int64_t start = before - 1;
+  while (start > 0 && rep[start] != 0) --start;
+  if (start <= 0) {
+    return Status::LimitExceeded(
+        "one row takes the batch's values past {} bytes, which 32-bit offsets cannot hold (the chunk's metadata did "
+        "not tell); read with large_binary",
+        offset_limit_);
+  }
+  // The row's levels and its values so far (slots [first, slots before this range)) become the
+  // prefix; the bytes stay in data_, which the batch's array keeps.
+  const int64_t range_slots = *count;
+  const int64_t slots_before = slots_ - range_slots;
+  const int64_t first = SlotsBefore(def, start, slot_def_);
+  const int64_t levels = before - start;
+  STRATA_RETURN_NOT_OK(prefix_def_.ReserveDiscardingContents(levels * 2));
+  std::memcpy(prefix_def_.mutable_data(), def + start, static_cast<size_t>(levels) * 2);
+  STRATA_RETURN_NOT_OK(prefix_rep_.ReserveDiscardingContents(levels * 2));
+  std::memcpy(prefix_rep_.mutable_data(), rep + start, static_cast<size_t>(levels) * 2);
+  prefix_levels_ = levels;
+  const auto so_far = ArrayData::Make(output_type_, slots_before, {validity_, values_, data_}, kUnknownNullCount);
+  STRATA_ASSIGN_OR_RETURN(prefix_values_, SliceByteArrays(*so_far, first, slots_before - first, pool_));
+  // The batch ends before the row: its levels, slots, nulls and bytes.
+  const int64_t end_bytes = values_->data_as<int32_t>()[first];
+  batch_levels_ = start;
+  slots_ = first;
+  null_count_ = validity_ ? first - bit_util::CountSetBits(validity_->data(), 0, first) : 0;
+  data_->set_size(end_bytes);
+  STRATA_RETURN_NOT_OK(values_->Resize((slots_ + 1) * static_cast<int64_t>(sizeof(int32_t))));
+  if (validity_) STRATA_RETURN_NOT_OK(validity_->Resize(bit_util::BytesForBits(slots_)));
+  // This range's values wait, decoded, for the next batch, which reads it again after the prefix.
+  if (pending_views_ == 0) pending_end_ = range_end_;
+  pending_view_ = views - views_.data_as<ByteArrayView>();
+  pending_views_ += *non_null;
+  cut_level_ = range_begin_;
+  cut_before_prefix_ = true;
+  later_bytes_ = 0;
+  *count = 0;
+  *non_null = 0;
+  *total = 0;
+  return Status::OK();
+}
+
+Status NestedLeafReader::AppendPrefix() {
+  const int64_t levels = prefix_levels_;
+  STRATA_RETURN_NOT_OK(GrowTo(&batch_def_, (batch_levels_ + levels) * 2, false));
+  std::memcpy(batch_def_.mutable_data_as<int16_t>() + batch_levels_, prefix_def_.data(), static_cast<size_t>(levels) * 2);
+  STRATA_RETURN_NOT_OK(GrowTo(&batch_rep_, (batch_levels_ + levels) * 2, false));
+  std::memcpy(batch_rep_.mutable_data_as<int16_t>() + batch_levels_, prefix_rep_.data(), static_cast<size_t>(levels) * 2);
+  batch_levels_ += levels;
+  const ArrayData& prefix = *prefix_values_;
+  const int64_t slots = prefix.length;
+  const int64_t first_slot = slots_;
+  STRATA_RETURN_NOT_OK(ReserveSlots(first_slot + slots));
+  if (validity_) {
+    const uint8_t* bits = prefix.buffers[0] ? prefix.buffers[0]->data() : nullptr;
+    if (bits) {
+      bit_util::CopyBitmap(bits, 0, slots, validity_->mutable_data(), first_slot);
+    } else {
+      bit_util::SetBitsTo(validity_->mutable_data(), first_slot, slots, true);
+    }
+  }
+  null_count_ += prefix.null_count;
+  const auto* offsets = prefix.buffers[1]->data_as<int32_t>();
+  const int64_t bytes = offsets[slots];
+  const int64_t base = data_->size();
+  STRATA_RETURN_NOT_OK(data_->Reserve(base + bytes));
+  data_->UnsafeAppend(prefix.buffers[2]->data(), bytes);
+  auto* out = values_->mutable_data_as<int32_t>() + first_slot;
+  for (int64_t i = 0; i <= slots; ++i) out[i] = static_cast<int32_t>(base + offsets[i]);
+  slots_ += slots;
+  prefix_levels_ = 0;
+  prefix_values_.reset();
   return Status::OK();
 }
 

@@ -103,6 +103,11 @@ class NestedLeafReader {
   Status FinishBatch();
   // ReadRows from the carried rows.
   Result<int64_t> ReadCarriedRows(int64_t rows);
+  // A cut inside a row begun on an earlier page (older writers' v1 pages): the batch ends
+  // before that row, whose levels and values so far become the prefix of the next batch.
+  Status CutBeforeContinuedRow(const ByteArrayView* views, int64_t* count, int64_t* non_null, int64_t* total);
+  // Appends the prefix to a batch just started.
+  Status AppendPrefix();
   bool offset_limited() const { return conversion_ == Conversion::kByteArray && !large_offsets_; }
 
   const ColumnDescriptor& column_;
@@ -189,6 +194,13 @@ class NestedLeafReader {
   int64_t carry_rows_ = 0;
   bool batch_from_carry_ = false;
   int64_t batch_rows_ = 0;
+  // The row a cut left unfinished (CutBeforeContinuedRow): its levels and its values so far,
+  // and whether the batch being read ended before it.
+  ResizableBuffer prefix_def_;
+  ResizableBuffer prefix_rep_;
+  int64_t prefix_levels_ = 0;
+  ArrayDataPtr prefix_values_;
+  bool cut_before_prefix_ = false;
 };
 
 }  // namespace strata::parquet

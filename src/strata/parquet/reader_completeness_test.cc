@@ -578,46 +578,79 @@ TEST(ReaderCompletenessTest, ANestedRowPastTheOffsetLimitNamesLargeBinary) {
 }
 
 // Older writers' v1 pages may begin inside a row. A batch that reaches the limit inside a row
-// begun on an earlier page cannot end before that row (its levels are gone with that page):
-// such a read fails naming large_binary, and reads with it.
-TEST(ReaderCompletenessTest, ALimitInsideARowContinuedFromAnEarlierPageNamesLargeBinary) {
+// begun on an earlier page ends before that row: its levels and values so far open the next
+// batch, and the page continues it. Rows with nulls, null elements and empty lists, pages of 7
+// level entries, several limits and batch sizes: every row reads as without a limit.
+TEST(ReaderCompletenessTest, ALimitInsideARowContinuedFromAnEarlierPageEndsTheBatchBeforeIt) {
   using Row = std::optional<std::vector<std::optional<std::string>>>;
   std::vector<Row> rows;
-  for (int r = 0; r < 20; ++r) {
+  for (int r = 0; r < 60; ++r) {
+    if (r % 11 == 5) {
+      rows.emplace_back(std::nullopt);
+      continue;
+    }
     std::vector<std::optional<std::string>> elements;
-    for (int e = 0; e < 10; ++e) elements.emplace_back(fmt::format("r{:03d}e{:05d}", r, e));  // 10 bytes
+    const int count = r % 7 == 3 ? 0 : r % 5 + 3;
+    for (int e = 0; e < count; ++e) {
+      if (e % 4 == 2) {
+        elements.emplace_back(std::nullopt);
+      } else {
+        elements.emplace_back(fmt::format("r{:03d}e{:05d}", r, e));  // 10 bytes
+      }
+    }
     rows.emplace_back(std::move(elements));
   }
-  const pt::ColumnOptions column = DictionaryStringList("l", 7);  // rows of 10 begin inside pages
+  const pt::ColumnOptions column = DictionaryStringList("l", 7);  // rows begin inside pages
   auto file = pt::BuildFile({column}, {pt::ColumnValues::ListOf<std::string>(PhysicalType::kByteArray, rows)},
                             int64_t{1} << 30);
   ASSERT_TRUE(file.ok()) << file.status().ToString();
+  std::vector<std::string> expected;
   {
-    // Row 2 ends at 300 bytes, on a page that begins inside it.
-    NestedOffsetLimit limit(250);
     auto table = pt::ReadBuffer(*file, SystemMemoryPool());
-    ASSERT_FALSE(table.ok());
-    EXPECT_EQ(table.status().code(), StatusCode::kLimitExceeded) << table.status().ToString();
-    EXPECT_NE(table.status().message().find("continued from the previous page"), std::string::npos)
-        << table.status().ToString();
-    EXPECT_NE(table.status().message().find("large_binary"), std::string::npos) << table.status().ToString();
-    BatchReadOptions options;
-    options.large_binary = true;
-    auto large = pt::ReadBuffer(*file, SystemMemoryPool(), options);
-    ASSERT_TRUE(large.ok()) << large.status().ToString();
-    EXPECT_EQ((*large)->num_rows(), 20);
+    ASSERT_TRUE(table.ok()) << table.status().ToString();
+    for (const Array& chunk : (*table)->column(0)->chunks()) {
+      for (int64_t i = 0; i < chunk.length(); ++i) expected.push_back(PrettyPrint(chunk.Slice(i, 1)));
+    }
   }
-  // A limit reached at a row start inside a page still cuts there.
-  NestedOffsetLimit limit(200);
-  BatchReadOptions options;
-  options.batch_rows = 20;
-  auto reader = pt::OpenBuffer(*file, SystemMemoryPool());
-  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  auto batches = (*reader)->ReadBatches(options);
-  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
-  auto first = (*batches)->Next();
-  ASSERT_TRUE(first.ok()) << first.status().ToString();
-  EXPECT_EQ((**first).num_rows(), 2);
+  ASSERT_EQ(expected.size(), rows.size());
+  for (const int64_t limit_bytes : {int64_t{75}, int64_t{150}, int64_t{250}, int64_t{1000}}) {
+    NestedOffsetLimit limit(limit_bytes);
+    for (const int64_t batch_rows : {int64_t{1} << 16, int64_t{20}, int64_t{3}, int64_t{1}}) {
+      const std::string where = fmt::format("limit {}, batches of {}", limit_bytes, batch_rows);
+      auto reader = pt::OpenBuffer(*file, SystemMemoryPool());
+      ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+      BatchReadOptions options;
+      options.batch_rows = batch_rows;
+      auto batches = (*reader)->ReadBatches(options);
+      ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+      size_t row = 0;
+      int64_t short_batches = 0;
+      while (true) {
+        auto next = (*batches)->Next();
+        ASSERT_TRUE(next.ok()) << where << ": " << next.status().ToString();
+        if (!*next) break;
+        const Array& column_read = (*next)->column(0);
+        auto valid = ValidateFull(*column_read.data());
+        ASSERT_TRUE(valid.ok()) << where << ": " << valid.ToString();
+        EXPECT_LE(LargestStringBytes(*column_read.data()), limit_bytes) << where;
+        short_batches += column_read.length() < std::min<int64_t>(batch_rows, static_cast<int64_t>(rows.size() - row));
+        for (int64_t i = 0; i < column_read.length(); ++i, ++row) {
+          ASSERT_LT(row, expected.size()) << where;
+          ASSERT_EQ(PrettyPrint(column_read.Slice(i, 1)), expected[row]) << where << ", row " << row;
+        }
+      }
+      EXPECT_EQ(row, rows.size()) << where;
+      if (batch_rows >= 20 && limit_bytes <= 250) {
+        EXPECT_GT(short_batches, 0) << where;
+      }
+    }
+  }
+  // A row that alone passes the limit still fails, naming large_binary (the longest: 50 bytes).
+  NestedOffsetLimit limit(45);
+  auto table = pt::ReadBuffer(*file, SystemMemoryPool());
+  ASSERT_FALSE(table.ok());
+  EXPECT_EQ(table.status().code(), StatusCode::kLimitExceeded) << table.status().ToString();
+  EXPECT_NE(table.status().message().find("one row takes"), std::string::npos) << table.status().ToString();
 }
 
 }  // namespace
