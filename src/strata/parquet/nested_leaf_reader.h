@@ -94,6 +94,9 @@ class NestedLeafReader {
   // Takes page entries [begin, end): appends their levels, slots and values.
   Status AppendEntries(int64_t begin, int64_t end);
   Status ReserveSlots(int64_t slots);
+  // Grows `buffer` to hold `size` bytes, doubling when it must grow (the batch estimate fell
+  // short), and sets its size.
+  static Status GrowTo(ResizableBuffer* buffer, int64_t size, bool zeroed);
   Status DecodeValues(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
   Status DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
   // The range being appended, `views` its values, does not fit under offset_limit_: the
