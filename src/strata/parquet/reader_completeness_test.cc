@@ -2,6 +2,7 @@
 // builder (no file from another project is committed): each case reads to its values.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -390,6 +391,48 @@ int64_t LargestStringBytes(const ArrayData& data) {
   return largest;
 }
 
+// A read of `file` in batches of `batch_rows` (under whatever limit the caller set): its rows
+// (RowText), and how many batches ended before `batch_rows` though their row group had more
+// rows. Every batch is checked: non-empty, valid, and no string array of the columns in
+// `limited` past `limit` bytes. `error` says what went wrong, if anything did.
+struct LimitedRead {
+  std::vector<std::string> rows;
+  int64_t cut = 0;
+  std::string error;
+};
+LimitedRead ReadUnderLimit(const std::shared_ptr<Buffer>& file, int64_t batch_rows, int64_t limit,
+                           const std::vector<int>& limited) {
+  LimitedRead out;
+  auto reader = pt::OpenBuffer(file, SystemMemoryPool());
+  if (!reader.ok()) return {{}, 0, reader.status().ToString()};
+  BatchReadOptions options;
+  options.batch_rows = batch_rows;
+  auto batches = (*reader)->ReadBatches(options);
+  if (!batches.ok()) return {{}, 0, batches.status().ToString()};
+  size_t group = 0;
+  int64_t left_in_group = 0;
+  while (true) {
+    auto next = (*batches)->Next();
+    if (!next.ok()) return {std::move(out.rows), out.cut, next.status().ToString()};
+    if (!*next) break;
+    const RecordBatch& b = **next;
+    if (b.num_rows() == 0) return {std::move(out.rows), out.cut, "an empty batch"};
+    if (left_in_group == 0) left_in_group = (*reader)->metadata().row_groups[group++].num_rows;
+    out.cut += b.num_rows() < std::min(batch_rows, left_in_group);
+    left_in_group -= b.num_rows();
+    for (int c = 0; c < b.num_columns(); ++c) {
+      auto valid = ValidateFull(*b.column(c).data());
+      if (!valid.ok()) return {std::move(out.rows), out.cut, fmt::format("column {}: {}", c, valid.ToString())};
+    }
+    for (const int c : limited) {
+      const int64_t bytes = LargestStringBytes(*b.column(c).data());
+      if (bytes > limit) return {std::move(out.rows), out.cut, fmt::format("column {} holds {} bytes", c, bytes)};
+    }
+    for (int64_t r = 0; r < b.num_rows(); ++r) out.rows.push_back(RowText(b, r));
+  }
+  return out;
+}
+
 // A dictionary-encoded nested string chunk without SizeStatistics may expand past 2 GiB though
 // its metadata does not show it. Its leaves keep 32-bit offsets, and a batch ends early, at the
 // last row start before the limit, as a flat string batch does: the field's other leaves give
@@ -480,42 +523,11 @@ TEST(ReaderCompletenessTest, NestedBatchesEndBeforeTheOffsetLimit) {
     NestedOffsetLimit limit(kLimit);
     for (const int64_t batch_rows : {int64_t{1} << 16, int64_t{500}, int64_t{7}, int64_t{1}}) {
       const std::string where = fmt::format("{}, batches of {}", config.name, batch_rows);
-      auto reader = pt::OpenBuffer(*file, SystemMemoryPool());
-      ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-      BatchReadOptions options;
-      options.batch_rows = batch_rows;
-      auto batches = (*reader)->ReadBatches(options);
-      ASSERT_TRUE(batches.ok()) << batches.status().ToString();
-      EXPECT_EQ((*batches)->schema()->field(1)->type()->ToString(), schema->field(1)->type()->ToString());
-      int64_t row = 0;
-      int64_t cut = 0;  // batches shorter than asked though their row group had more rows
-      size_t group = 0;
-      int64_t left_in_group = 0;
-      while (true) {
-        auto next = (*batches)->Next();
-        ASSERT_TRUE(next.ok()) << where << ": " << next.status().ToString();
-        if (!*next) break;
-        const RecordBatch& b = **next;
-        ASSERT_GT(b.num_rows(), 0) << where;
-        if (left_in_group == 0) left_in_group = (*reader)->metadata().row_groups[group++].num_rows;
-        if (b.num_rows() < std::min(batch_rows, left_in_group)) ++cut;
-        left_in_group -= b.num_rows();
-        ASSERT_GE(left_in_group, 0) << where;
-        for (int c = 0; c < b.num_columns(); ++c) {
-          auto valid = ValidateFull(*b.column(c).data());
-          ASSERT_TRUE(valid.ok()) << where << ", column " << c << ": " << valid.ToString();
-          if (c != 0 && c != 5) {
-            EXPECT_LE(LargestStringBytes(*b.column(c).data()), kLimit) << where << ", column " << c;
-          }
-        }
-        for (int64_t r = 0; r < b.num_rows(); ++r, ++row) {
-          ASSERT_LT(row, kRows) << where;
-          ASSERT_EQ(RowText(b, r), expected[static_cast<size_t>(row)]) << where << ", row " << row;
-        }
-      }
-      EXPECT_EQ(row, kRows) << where;
+      const LimitedRead read = ReadUnderLimit(*file, batch_rows, kLimit, {1, 2, 3, 4, 6});
+      ASSERT_EQ(read.error, "") << where;
+      EXPECT_EQ(read.rows, expected) << where;
       if (batch_rows >= 500) {
-        EXPECT_GT(cut, 0) << where;
+        EXPECT_GT(read.cut, 0) << where;
       }
     }
 
@@ -604,44 +616,18 @@ TEST(ReaderCompletenessTest, ALimitInsideARowContinuedFromAnEarlierPageEndsTheBa
   auto file = pt::BuildFile({column}, {pt::ColumnValues::ListOf<std::string>(PhysicalType::kByteArray, rows)},
                             int64_t{1} << 30);
   ASSERT_TRUE(file.ok()) << file.status().ToString();
-  std::vector<std::string> expected;
-  {
-    auto table = pt::ReadBuffer(*file, SystemMemoryPool());
-    ASSERT_TRUE(table.ok()) << table.status().ToString();
-    for (const Array& chunk : (*table)->column(0)->chunks()) {
-      for (int64_t i = 0; i < chunk.length(); ++i) expected.push_back(PrettyPrint(chunk.Slice(i, 1)));
-    }
-  }
-  ASSERT_EQ(expected.size(), rows.size());
+  const LimitedRead expected = ReadUnderLimit(*file, int64_t{1} << 16, std::numeric_limits<int64_t>::max(), {});
+  ASSERT_EQ(expected.error, "");
+  ASSERT_EQ(expected.rows.size(), rows.size());
   for (const int64_t limit_bytes : {int64_t{75}, int64_t{150}, int64_t{250}, int64_t{1000}}) {
     NestedOffsetLimit limit(limit_bytes);
     for (const int64_t batch_rows : {int64_t{1} << 16, int64_t{20}, int64_t{3}, int64_t{1}}) {
       const std::string where = fmt::format("limit {}, batches of {}", limit_bytes, batch_rows);
-      auto reader = pt::OpenBuffer(*file, SystemMemoryPool());
-      ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-      BatchReadOptions options;
-      options.batch_rows = batch_rows;
-      auto batches = (*reader)->ReadBatches(options);
-      ASSERT_TRUE(batches.ok()) << batches.status().ToString();
-      size_t row = 0;
-      int64_t short_batches = 0;
-      while (true) {
-        auto next = (*batches)->Next();
-        ASSERT_TRUE(next.ok()) << where << ": " << next.status().ToString();
-        if (!*next) break;
-        const Array& column_read = (*next)->column(0);
-        auto valid = ValidateFull(*column_read.data());
-        ASSERT_TRUE(valid.ok()) << where << ": " << valid.ToString();
-        EXPECT_LE(LargestStringBytes(*column_read.data()), limit_bytes) << where;
-        short_batches += column_read.length() < std::min<int64_t>(batch_rows, static_cast<int64_t>(rows.size() - row));
-        for (int64_t i = 0; i < column_read.length(); ++i, ++row) {
-          ASSERT_LT(row, expected.size()) << where;
-          ASSERT_EQ(PrettyPrint(column_read.Slice(i, 1)), expected[row]) << where << ", row " << row;
-        }
-      }
-      EXPECT_EQ(row, rows.size()) << where;
+      const LimitedRead read = ReadUnderLimit(*file, batch_rows, limit_bytes, {0});
+      ASSERT_EQ(read.error, "") << where;
+      EXPECT_EQ(read.rows, expected.rows) << where;
       if (batch_rows >= 20 && limit_bytes <= 250) {
-        EXPECT_GT(short_batches, 0) << where;
+        EXPECT_GT(read.cut, 0) << where;
       }
     }
   }
