@@ -143,16 +143,10 @@ Status NestedLeafReader::CutBeforeOffsetLimit(const ByteArrayView* views, int64_
   null_count_ -= dropped_slots - (*non_null - cut_values);
   slots_ -= dropped_slots;
   batch_levels_ -= range_end_ - cut;
-  if (pending_views_ == 0) pending_end_ = range_end_;
-  pending_view_ = (views - views_.data_as<ByteArrayView>()) + cut_values;
-  pending_views_ += *non_null - cut_values;
-  cut_level_ = cut;
-  later_bytes_ = 0;
+  STRATA_RETURN_NOT_OK(EndBatchAt(cut, views, cut_values, *non_null));
   *count = cut_slots;
   *non_null = cut_values;
   *total = cut_bytes;
-  STRATA_RETURN_NOT_OK(values_->Resize((slots_ + 1) * static_cast<int64_t>(sizeof(int32_t))));
-  if (validity_) STRATA_RETURN_NOT_OK(validity_->Resize(bit_util::BytesForBits(slots_)));
   return Status::OK();
 }
 
@@ -191,18 +185,23 @@ Status NestedLeafReader::CutBeforeContinuedRow(const ByteArrayView* views, int64
   slots_ = first;
   null_count_ = validity_ ? first - bit_util::CountSetBits(validity_->data(), 0, first) : 0;
   data_->set_size(end_bytes);
-  STRATA_RETURN_NOT_OK(values_->Resize((slots_ + 1) * static_cast<int64_t>(sizeof(int32_t))));
-  if (validity_) STRATA_RETURN_NOT_OK(validity_->Resize(bit_util::BytesForBits(slots_)));
   // This range's values wait, decoded, for the next batch, which reads it again after the prefix.
-  if (pending_views_ == 0) pending_end_ = range_end_;
-  pending_view_ = views - views_.data_as<ByteArrayView>();
-  pending_views_ += *non_null;
-  cut_level_ = range_begin_;
+  STRATA_RETURN_NOT_OK(EndBatchAt(range_begin_, views, 0, *non_null));
   cut_before_prefix_ = true;
-  later_bytes_ = 0;
   *count = 0;
   *non_null = 0;
   *total = 0;
+  return Status::OK();
+}
+
+Status NestedLeafReader::EndBatchAt(int64_t level, const ByteArrayView* views, int64_t kept, int64_t non_null) {
+  if (pending_views_ == 0) pending_end_ = range_end_;
+  pending_view_ = (views - views_.data_as<ByteArrayView>()) + kept;
+  pending_views_ += non_null - kept;
+  cut_level_ = level;
+  later_bytes_ = 0;
+  STRATA_RETURN_NOT_OK(values_->Resize((slots_ + 1) * static_cast<int64_t>(sizeof(int32_t))));
+  if (validity_) STRATA_RETURN_NOT_OK(validity_->Resize(bit_util::BytesForBits(slots_)));
   return Status::OK();
 }
 

@@ -109,6 +109,10 @@ class NestedLeafReader {
   // A cut inside a row begun on an earlier page (older writers' v1 pages): the batch ends
   // before that row, whose levels and values so far become the prefix of the next batch.
   Status CutBeforeContinuedRow(const ByteArrayView* views, int64_t* count, int64_t* non_null, int64_t* total);
+  // What both cuts end with, once slots_ and the batch's levels are cut back: the batch ends
+  // at page level `level` (its offsets and validity shrink to slots_), and the range's values
+  // `views` from `kept` of `non_null` on wait, decoded, for the next batch.
+  Status EndBatchAt(int64_t level, const ByteArrayView* views, int64_t kept, int64_t non_null);
   // Appends the prefix to a batch just started.
   Status AppendPrefix();
   bool offset_limited() const { return conversion_ == Conversion::kByteArray && !large_offsets_; }
