@@ -21,9 +21,20 @@ function(strata_add_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} strata_testing GTest::gtest GTest::gtest_main)
+  # Test code is compiled for build speed, the library it tests for its own tree's speed
+  # (STRATA_TEST_COMPILE_OPTIONS, set in the top-level CMakeLists.txt).
+  target_compile_options(${name} PRIVATE ${STRATA_TEST_COMPILE_OPTIONS})
   set(props ENVIRONMENT "STRATA_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
   if(ARG_LABELS)
     list(APPEND props LABELS "${ARG_LABELS}")
+    # `cmake --build B --target strata_tsan_tests` builds every test labelled tsan, which is
+    # what scripts/test runs under ThreadSanitizer: the label is the only list.
+    if("tsan" IN_LIST ARG_LABELS)
+      if(NOT TARGET strata_tsan_tests)
+        add_custom_target(strata_tsan_tests)
+      endif()
+      add_dependencies(strata_tsan_tests ${name})
+    endif()
   endif()
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES ${props})
 endfunction()

@@ -217,7 +217,9 @@ TEST(PrimitiveBuilderTest, SliceIsZeroCopyAndRespectsOffset) {
   EXPECT_EQ(slice.null_count(), 3);  // rows 5, 9 and 13 of the original
   for (int i = 0; i < 10; ++i) {
     EXPECT_EQ(slice.IsNull(i), array.IsNull(5 + i));
-    if (slice.IsValid(i)) EXPECT_EQ(slice.Value(i), 5 + i);
+    if (slice.IsValid(i)) {
+      EXPECT_EQ(slice.Value(i), 5 + i);
+    }
   }
   EXPECT_TRUE(ValidateFull(*slice.data()).ok());
   EXPECT_EQ(slice.Slice(1, 2).ToString(), "[6, 7]");

@@ -47,7 +47,7 @@ TEST(DiscoveryTest, KeyValueFoldersOfTheInputItselfArePartitionsToo) {
   TempDir dir;
   dir.Touch("year=2024/month=05/part-0.parquet");
   dir.Touch("year=2024/month=06/part-0.parquet");
-  for (const std::string input : {dir / "year=2024", dir / "year=2024/*/*.parquet", dir / "year=2024/month=05"}) {
+  for (const std::string& input : {dir / "year=2024", dir / "year=2024/*/*.parquet", dir / "year=2024/month=05"}) {
     auto files = DiscoverFiles({input});
     ASSERT_TRUE(files.ok()) << input << ": " << files.status().ToString();
     EXPECT_EQ((*files)[0].root, dir.path().string()) << input;

@@ -234,7 +234,9 @@ TEST_P(FaultInjectionFileTest, FlippedBytesGiveAnErrorOrWellFormedData) {
         if (outcome.status.ok()) {
           ++reads;
           ExpectWellFormed(*outcome.table, where);
-          if (faulty->reads_corrupted() == 0) EXPECT_TRUE(outcome.table->Equals(*baseline_)) << where;
+          if (faulty->reads_corrupted() == 0) {
+            EXPECT_TRUE(outcome.table->Equals(*baseline_)) << where;
+          }
         } else {
           ++errors;
           EXPECT_FALSE(outcome.status.message().empty()) << where;

@@ -207,7 +207,9 @@ TEST_P(EncryptedWriteTest, ReadsBackExactlyWithTheKeysAndNotWithout) {
     }
     // The clear footer reveals no statistics of an encrypted column.
     for (const ColumnChunk& chunk : (*keyless)->metadata().row_groups[0].columns) {
-      if (chunk.crypto_metadata && chunk.meta_data) EXPECT_FALSE(chunk.meta_data->statistics.has_value());
+      if (chunk.crypto_metadata && chunk.meta_data) {
+        EXPECT_FALSE(chunk.meta_data->statistics.has_value());
+      }
     }
   }
 

@@ -21,6 +21,14 @@
 namespace strata::parquet {
 namespace {
 
+// A logical type of `kind` with its other fields unset (a designated initializer would have
+// to name every optional field to build warning-free).
+LogicalType LogicalTypeOf(LogicalType::Kind kind) {
+  LogicalType type;
+  type.kind = kind;
+  return type;
+}
+
 namespace pt = strata::parquet::testing;
 
 // The 12 bytes of one Parquet INTERVAL value.
@@ -73,7 +81,7 @@ struct LogicalForm {
 const LogicalForm kLogicalForms[] = {
     {"absent", std::nullopt},
     {"empty union", LogicalType{}},
-    {"UNKNOWN (parquet-mr)", LogicalType{.kind = LogicalType::Kind::kNull}},
+    {"UNKNOWN (parquet-mr)", LogicalTypeOf(LogicalType::Kind::kNull)},
 };
 
 TEST(IntervalReadTest, RequiredAndOptionalColumnsReadAsMonthDayNano) {
@@ -130,14 +138,14 @@ TEST(IntervalReadTest, SortOrderIsUnknownWhateverTheLogicalType) {
     EXPECT_EQ(ColumnSortOrder(PhysicalType::kFixedLenByteArray, form.logical, ConvertedType::kInterval),
               SortOrder::kUnknown);
   }
-  EXPECT_EQ(ColumnSortOrder(PhysicalType::kFixedLenByteArray, LogicalType{.kind = LogicalType::Kind::kNull},
+  EXPECT_EQ(ColumnSortOrder(PhysicalType::kFixedLenByteArray, LogicalTypeOf(LogicalType::Kind::kNull),
                             std::nullopt),
             SortOrder::kUnsigned);
 }
 
 // A logical type of another kind decides (here FLOAT16 would need width 2: not an interval).
 TEST(IntervalReadTest, OnlyWithoutAnotherLogicalType) {
-  pt::ColumnOptions column = IntervalOptions("iv", false, LogicalType{.kind = LogicalType::Kind::kUuid});
+  pt::ColumnOptions column = IntervalOptions("iv", false, LogicalTypeOf(LogicalType::Kind::kUuid));
   column.type_length = 16;
   auto file = pt::BuildFile({column}, {pt::ColumnValues::FixedLenByteArrays(16, {std::string(16, 'a')})}, 10);
   ASSERT_TRUE(file.ok()) << file.status().ToString();
@@ -171,7 +179,7 @@ TEST(IntervalReadTest, MonthsOrDaysBeyondInt32FailNamingColumnAndRow) {
         values.push_back(days ? ParquetInterval(1, big, 0) : ParquetInterval(big, 1, 0));
         validity.push_back(!optional || r % 3 != 0);
       }
-      pt::ColumnOptions column = IntervalOptions("too_big", optional, LogicalType{.kind = LogicalType::Kind::kNull});
+      pt::ColumnOptions column = IntervalOptions("too_big", optional, LogicalTypeOf(LogicalType::Kind::kNull));
       column.rows_per_page = 100;
       auto file = pt::BuildFile({column},
                                 {pt::ColumnValues::FixedLenByteArrays(12, values, optional ? validity : std::vector<bool>{})},
@@ -225,7 +233,7 @@ TEST(IntervalReadTest, InsideAListThroughTheNestedReader) {
       }
     }
     values.SetListLevels(std::move(repetition), std::move(definition));
-    pt::ColumnOptions column = IntervalOptions("intervals", true, LogicalType{.kind = LogicalType::Kind::kNull});
+    pt::ColumnOptions column = IntervalOptions("intervals", true, LogicalTypeOf(LogicalType::Kind::kNull));
     column.list = true;
     column.rows_per_page = entries_of_40_rows;  // counts level entries: 10 pages of 40 rows
     auto file = pt::BuildFile({column}, {values}, values.num_rows());

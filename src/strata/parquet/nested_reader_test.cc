@@ -35,16 +35,16 @@ struct ReadResult {
 ReadResult ReadAll(const std::string& path, int64_t batch_rows = 64 * 1024) {
   ReadResult result;
   auto file = FileReader::OpenFile(path, SystemMemoryPool());
-  if (!file.ok()) return {file.status()};
+  if (!file.ok()) return ReadResult{.status = file.status()};
   BatchReadOptions options;
   options.batch_rows = batch_rows;
   auto reader = (*file)->ReadBatches(options);
-  if (!reader.ok()) return {reader.status()};
+  if (!reader.ok()) return ReadResult{.status = reader.status()};
   for (const auto& field : (*reader)->schema()->fields()) result.names.push_back(field->name());
   result.chunks.resize(result.names.size());
   while (true) {
     auto batch = (*reader)->Next();
-    if (!batch.ok()) return {batch.status()};
+    if (!batch.ok()) return ReadResult{.status = batch.status()};
     if (!*batch) break;
     result.rows += (*batch)->num_rows();
     for (int c = 0; c < (*batch)->num_columns(); ++c) {
@@ -52,7 +52,9 @@ ReadResult ReadAll(const std::string& path, int64_t batch_rows = 64 * 1024) {
       EXPECT_EQ(data->length, (*batch)->num_rows());
       auto valid = ValidateFull(*data);
       EXPECT_TRUE(valid.ok()) << result.names[static_cast<size_t>(c)] << ": " << valid.ToString();
-      if (batch_rows >= 3) EXPECT_LE((*batch)->num_rows(), batch_rows);
+      if (batch_rows >= 3) {
+        EXPECT_LE((*batch)->num_rows(), batch_rows);
+      }
       result.chunks[static_cast<size_t>(c)].push_back(data);
     }
   }

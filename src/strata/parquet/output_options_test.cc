@@ -368,7 +368,9 @@ TEST(OutputOptionsFallbackTest, PlainChunkAsDictionary) {
       const DictionaryArray array(batch->column(0));
       int64_t next = 0;
       for (int64_t i = 0; i < array.length(); ++i) {
-        if (array.IsValid(i)) EXPECT_EQ(array.GetValueIndex(i), next++);
+        if (array.IsValid(i)) {
+          EXPECT_EQ(array.GetValueIndex(i), next++);
+        }
       }
     }
     options.dictionary_fields = {"missing"};
@@ -398,7 +400,9 @@ TEST(OutputOptionsFallbackTest, AllNullBatches) {
       const ReadResult read = ReadAll(reader.get(), options);
       EXPECT_EQ(ColumnStrings(read, 0), column.Expected());
       ASSERT_EQ(read.batches.size(), 2u);
-      if (mode == 0) EXPECT_EQ(read.batches[0]->column(0).data()->dictionary->length, 0);
+      if (mode == 0) {
+        EXPECT_EQ(read.batches[0]->column(0).data()->dictionary->length, 0);
+      }
     }
   }
   EXPECT_EQ(pool->bytes_in_use(), 0);
