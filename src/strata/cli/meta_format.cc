@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "strata/parquet/encoding/encoding.h"
 
 namespace strata::cli {
@@ -149,7 +151,7 @@ std::string StatToText(const StatValue& v) {
     case StatValue::Kind::kDouble:
       return v.is_float ? fmt::format("{}", static_cast<float>(v.d)) : fmt::format("{}", v.d);
     case StatValue::Kind::kBool: return v.i ? "true" : "false";
-    case StatValue::Kind::kText: return "\"" + Printable(v.text, 64) + "\"";
+    case StatValue::Kind::kText: return fmt::format("\"{}\"", Printable(v.text, 64));
     case StatValue::Kind::kHex: return v.text.size() > 66 ? v.text.substr(0, 66) + "..." : v.text;
   }
   return "";

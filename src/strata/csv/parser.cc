@@ -14,7 +14,7 @@ std::string Printable(char c) {
   switch (c) {
     case '\t': return "'\\t'";
     case '\0': return "none";
-    default: return "'" + std::string(1, c) + "'";
+    default: return fmt::format("'{}'", c);
   }
 }
 

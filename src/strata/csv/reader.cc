@@ -4,6 +4,8 @@
 #include <cstring>
 #include <unordered_set>
 
+#include <fmt/format.h>
+
 #include "strata/codec/decompressing_input_stream.h"
 #include "strata/csv/column_converter.h"
 #include "strata/csv/sniffer.h"
@@ -139,7 +141,7 @@ namespace {
 std::vector<std::string> UniqueNames(std::vector<std::string> names) {
   std::unordered_set<std::string> seen;
   for (size_t i = 0; i < names.size(); ++i) {
-    if (names[i].empty()) names[i] = "f" + std::to_string(i);
+    if (names[i].empty()) names[i] = fmt::format("f{}", i);
     std::string name = names[i];
     for (int k = 2; seen.count(name) != 0; ++k) name = names[i] + "_" + std::to_string(k);
     names[i] = name;

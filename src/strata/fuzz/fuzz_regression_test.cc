@@ -92,6 +92,20 @@ fs::path RegressionDir() {
 }
 
 class FuzzRegressionTest : public ::testing::TestWithParam<Target> {};
+// The targets that whole parquet-testing files feed, and those that arrow-testing folders feed:
+// each test is instantiated only for the targets it applies to, so none skips.
+class FuzzFileTargetTest : public FuzzRegressionTest {};
+class FuzzArrowTargetTest : public FuzzRegressionTest {};
+
+std::vector<Target> TargetsWhere(bool (*applies)(const Target&)) {
+  std::vector<Target> targets;
+  for (const Target& target : kTargets) {
+    if (applies(target)) targets.push_back(target);
+  }
+  return targets;
+}
+
+std::string TargetName(const ::testing::TestParamInfo<Target>& info) { return info.param.name; }
 
 // Every target has committed inputs (crashers found so far, seeds, and damaged copies of the
 // seeds: regressions/make_variants.py), and every one of them runs: a missing folder or an
@@ -127,8 +141,7 @@ TEST_P(FuzzRegressionTest, TinyInputs) {
   }
 }
 
-TEST_P(FuzzRegressionTest, ParquetTestingFiles) {
-  if (!GetParam().takes_files) GTEST_SKIP() << "not a whole-file target";
+TEST_P(FuzzFileTargetTest, ParquetTestingFiles) {
   STRATA_REQUIRE_PARQUET_TESTING();
   int files = 0;
   for (const char* folder : {"data", "bad_data"}) {
@@ -146,8 +159,7 @@ TEST_P(FuzzRegressionTest, ParquetTestingFiles) {
 
 // Arrow's fuzz regression files for its IPC readers (clusterfuzz crashers, mostly invalid
 // streams and files) and the golden integration files: every one must end in OK or an error.
-TEST_P(FuzzRegressionTest, ArrowTestingFiles) {
-  if (GetParam().arrow_testing_dir == nullptr) GTEST_SKIP() << "no arrow-testing folder for this target";
+TEST_P(FuzzArrowTargetTest, ArrowTestingFiles) {
   STRATA_REQUIRE_ARROW_TESTING();
   int files = 0;
   const fs::path dir = strata::testing::ArrowTestingFile(GetParam().arrow_testing_dir);
@@ -170,8 +182,13 @@ TEST_P(FuzzRegressionTest, ArrowTestingFiles) {
   RecordProperty("files", files + golden);
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegressionTest, ::testing::ValuesIn(kTargets),
-                         [](const ::testing::TestParamInfo<Target>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegressionTest, ::testing::ValuesIn(kTargets), TargetName);
+INSTANTIATE_TEST_SUITE_P(Targets, FuzzFileTargetTest,
+                         ::testing::ValuesIn(TargetsWhere([](const Target& t) { return t.takes_files; })),
+                         TargetName);
+INSTANTIATE_TEST_SUITE_P(Targets, FuzzArrowTargetTest,
+                         ::testing::ValuesIn(TargetsWhere([](const Target& t) { return t.arrow_testing_dir != nullptr; })),
+                         TargetName);
 
 }  // namespace
 }  // namespace strata::fuzz

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "strata/array/array.h"
@@ -32,19 +33,25 @@ struct ReadResult {
   int64_t rows = 0;
 };
 
+ReadResult Failed(Status status) {
+  ReadResult result;
+  result.status = std::move(status);
+  return result;
+}
+
 ReadResult ReadAll(const std::string& path, int64_t batch_rows = 64 * 1024) {
   ReadResult result;
   auto file = FileReader::OpenFile(path, SystemMemoryPool());
-  if (!file.ok()) return ReadResult{.status = file.status()};
+  if (!file.ok()) return Failed(file.status());
   BatchReadOptions options;
   options.batch_rows = batch_rows;
   auto reader = (*file)->ReadBatches(options);
-  if (!reader.ok()) return ReadResult{.status = reader.status()};
+  if (!reader.ok()) return Failed(reader.status());
   for (const auto& field : (*reader)->schema()->fields()) result.names.push_back(field->name());
   result.chunks.resize(result.names.size());
   while (true) {
     auto batch = (*reader)->Next();
-    if (!batch.ok()) return ReadResult{.status = batch.status()};
+    if (!batch.ok()) return Failed(batch.status());
     if (!*batch) break;
     result.rows += (*batch)->num_rows();
     for (int c = 0; c < (*batch)->num_columns(); ++c) {
