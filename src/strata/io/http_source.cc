@@ -1,10 +1,10 @@
 #include "strata/io/http_source.h"
 
-#include <curl/curl.h>
+#include "strata/io/curl_internal.h"
+
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -15,13 +15,6 @@
 namespace strata {
 
 namespace {
-
-// curl_global_init is not thread-safe: run it once, before the first handle. It is never
-// cleaned up, since sources may live until exit.
-void EnsureCurlInitialized() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 // What one request produced: the body goes straight into the caller's memory, bounded by
 // `capacity`; a server sending more (a 200 with the whole file) aborts the transfer.
@@ -48,37 +41,6 @@ size_t WriteBody(char* data, size_t size, size_t count, void* user) {
   return static_cast<size_t>(n);
 }
 
-bool ParseInt(std::string_view text, int64_t* value) {
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *value);
-  return error == std::errc() && end == text.data() + text.size() && *value >= 0;
-}
-
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\r' || text.back() == '\n')) text.remove_suffix(1);
-  return text;
-}
-
-void ParseContentRange(std::string_view value, Transfer* transfer) {
-  value = Trim(value);
-  if (value.substr(0, 6) != "bytes ") return;
-  value.remove_prefix(6);
-  const size_t slash = value.find('/');
-  if (slash == std::string_view::npos) return;
-  int64_t total = -1;
-  if (!ParseInt(value.substr(slash + 1), &total)) return;
-  transfer->range_total = total;
-  const std::string_view span = value.substr(0, slash);
-  const size_t dash = span.find('-');
-  int64_t first = -1;
-  int64_t last = -1;
-  if (dash != std::string_view::npos && ParseInt(span.substr(0, dash), &first) &&
-      ParseInt(span.substr(dash + 1), &last)) {
-    transfer->range_first = first;
-    transfer->range_last = last;
-  }
-}
-
 size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   const size_t n = size * count;
@@ -90,28 +52,13 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   }
   const size_t colon = line.find(':');
   if (colon == std::string_view::npos) return n;
-  const std::string_view key = line.substr(0, colon);
-  constexpr std::string_view kContentRange = "content-range";
-  if (key.size() == kContentRange.size() &&
-      std::equal(key.begin(), key.end(), kContentRange.begin(), [](char a, char b) { return (a | 0x20) == b; })) {
-    ParseContentRange(line.substr(colon + 1), transfer);
+  curl::ContentRange range;
+  if (curl::HeaderNameIs(line.substr(0, colon), "content-range") && curl::ParseContentRange(line.substr(colon + 1), &range)) {
+    transfer->range_first = range.first;
+    transfer->range_last = range.last;
+    transfer->range_total = range.total;
   }
   return n;
-}
-
-bool IsTransient(CURLcode code) {
-  switch (code) {
-    case CURLE_OPERATION_TIMEDOUT:
-    case CURLE_RECV_ERROR:
-    case CURLE_SEND_ERROR:
-    case CURLE_GOT_NOTHING:
-    case CURLE_PARTIAL_FILE:
-    case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-      return true;
-    default:
-      return false;
-  }
 }
 
 bool IsTransientStatus(long status) { return status >= 500 || status == 429; }
@@ -139,21 +86,18 @@ Status HttpOptions::Validate() const {
 
 class HttpSource::Impl {
  public:
-  Impl(std::string url, HttpOptions options) : url_(std::move(url)), options_(options) {}
-  ~Impl() {
-    for (CURL* handle : idle_) curl_easy_cleanup(handle);
-  }
+  Impl(std::string url, HttpOptions options)
+      : url_(std::move(url)), options_(options), handles_(options.max_idle_handles) {}
 
   // Sends one request, retrying transient failures with exponential backoff. `range` is "a-b"
   // or empty; `head` sends HEAD. Returns the last attempt's outcome.
   Result<Outcome> Perform(const std::string& range, bool head, Transfer* transfer) {
-    int64_t backoff_ms = options_.initial_backoff_ms;
     for (int attempt = 0;; ++attempt) {
       Transfer fresh = *transfer;  // each attempt writes the body from the start
       fresh.received = 0;
       fresh.overflow = false;
       STRATA_ASSIGN_OR_RETURN(Outcome outcome, PerformOnce(range, head, &fresh));
-      const bool transient = outcome.code == CURLE_OK ? IsTransientStatus(outcome.status) : IsTransient(outcome.code);
+      const bool transient = outcome.code == CURLE_OK ? IsTransientStatus(outcome.status) : curl::IsTransient(outcome.code);
       if (!transient || attempt >= options_.max_retries) {
         *transfer = fresh;
         if (transient && attempt > 0) {
@@ -162,8 +106,7 @@ class HttpSource::Impl {
         return outcome;
       }
       retries_.fetch_add(1, std::memory_order_relaxed);
-      std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
-      backoff_ms = std::min(options_.max_backoff_ms, std::max<int64_t>(1, backoff_ms * 2));
+      curl::BackOff(attempt + 1, options_.initial_backoff_ms, options_.max_backoff_ms);
     }
   }
 
@@ -174,31 +117,8 @@ class HttpSource::Impl {
   std::atomic<int64_t> retries_{0};
 
  private:
-  // A handle from the idle list, or a new one. Reusing handles reuses their connections.
-  CURL* Acquire() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (!idle_.empty()) {
-        CURL* handle = idle_.back();
-        idle_.pop_back();
-        return handle;
-      }
-    }
-    return curl_easy_init();
-  }
-  void Release(CURL* handle) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (static_cast<int>(idle_.size()) < options_.max_idle_handles) {
-        idle_.push_back(handle);
-        return;
-      }
-    }
-    curl_easy_cleanup(handle);
-  }
-
   Result<Outcome> PerformOnce(const std::string& range, bool head, Transfer* transfer) {
-    CURL* handle = Acquire();
+    CURL* handle = handles_.Acquire();
     if (handle == nullptr) return Status::OutOfMemory("cannot create a curl handle for '{}'", url_);
     // Reset clears the previous request's options but keeps the connection cache.
     curl_easy_reset(handle);
@@ -232,14 +152,13 @@ class HttpSource::Impl {
       outcome.detail = error_buffer[0] != 0 ? std::string(error_buffer) : curl_easy_strerror(outcome.code);
     }
     curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, nullptr);  // error_buffer is about to go
-    Release(handle);
+    handles_.Release(handle);
     return outcome;
   }
 
   std::string url_;
   HttpOptions options_;
-  std::mutex mutex_;
-  std::vector<CURL*> idle_;
+  curl::HandlePool handles_;
 };
 
 namespace {
@@ -317,7 +236,7 @@ Result<std::shared_ptr<HttpSource>> OpenHttpSource(const std::string& url, const
   if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0) {
     return Status::Invalid("'{}' is not an http:// or https:// URL", url);
   }
-  EnsureCurlInitialized();
+  curl::EnsureInitialized();
   auto impl = std::make_unique<HttpSource::Impl>(url, options);
 
   // The size: HEAD's Content-Length, else the total of a one-byte range's Content-Range.

@@ -17,8 +17,9 @@ struct HttpOptions {
   int64_t connect_timeout_ms = 10'000;
   int64_t request_timeout_ms = 60'000;
   // Transient failures (HTTP 5xx and 429, connection reset or closed early, timeouts) are
-  // retried up to max_retries times, waiting initial_backoff_ms, then twice as long each time,
-  // at most max_backoff_ms. Other failures (404, 416, refused connections, unknown hosts) fail
+  // retried up to max_retries times, waiting about initial_backoff_ms, then twice as long each
+  // time, at most max_backoff_ms (each wait a random time between half and all of that: jitter).
+  // Other failures (404, 416, refused connections, unknown hosts) fail
   // at once.
   int max_retries = 3;
   int64_t initial_backoff_ms = 100;

@@ -1,5 +1,7 @@
 #include "strata/io/nginx_test_server.h"
 
+#include "strata/io/test_service.h"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -11,24 +13,7 @@ namespace strata::testing {
 
 namespace {
 
-std::string ScriptPath() {
-  // CTest sets STRATA_SOURCE_DIR; the compile-time path serves direct runs of the binary.
-  const char* env = std::getenv("STRATA_SOURCE_DIR");
-  const std::string root = env != nullptr && *env != 0 ? env : STRATA_IO_SOURCE_DIR;
-  return root + "/scripts/nginx-test-server";
-}
-
-std::string ShellQuote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "'";
-}
+std::string ScriptPath() { return SourceDir() + "/scripts/nginx-test-server"; }
 
 }  // namespace
 
@@ -50,12 +35,8 @@ Result<std::unique_ptr<NginxTestServer>> NginxTestServer::Start(const std::strin
   if (::mkdtemp(pattern.data()) == nullptr) return Status::IOError("cannot create a temporary folder for nginx");
   const std::string command =
       ShellQuote(ScriptPath()) + " start " + ShellQuote(root_dir) + " " + ShellQuote(pattern) + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return Status::IOError("cannot run {}", command);
   std::string output;
-  char chunk[256];
-  while (std::fgets(chunk, sizeof(chunk), pipe) != nullptr) output += chunk;
-  const int rc = ::pclose(pipe);
+  const int rc = RunCommand(command, &output);
   int port = 0;
   if (rc != 0 || std::sscanf(output.c_str(), "%d", &port) != 1 || port <= 0) {
     std::error_code ignored;
@@ -77,11 +58,7 @@ std::string NginxTestServer::Url(std::string_view path) const {
 }
 
 int64_t NginxTestServer::LoggedRequests() const {
-  std::ifstream log(state_dir_ + "/access.log");
-  int64_t lines = 0;
-  std::string line;
-  while (std::getline(log, line)) ++lines;
-  return lines;
+  return CountLines(state_dir_ + "/access.log");
 }
 
 }  // namespace strata::testing
