@@ -10,4 +10,5 @@ PYBIND11_MODULE(_strata, m) {
   strata::python::RegisterTable(m);
   strata::python::RegisterParquet(m);
   strata::python::RegisterCsv(m);
+  strata::python::RegisterStorage(m);
 }

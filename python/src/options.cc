@@ -102,14 +102,59 @@ std::map<std::string, std::string> ColumnKeys(const py::object& value) {
 
 }  // namespace
 
+s3::S3Options S3OptionsFromStorageOptions(const py::object& storage_options) {
+  s3::S3Options out;
+  if (storage_options.is_none()) return out;
+  if (!py::isinstance<py::dict>(storage_options)) {
+    ThrowInvalid(fmt::format("storage_options: {} is not a dict", py::repr(storage_options).cast<std::string>()));
+  }
+  py::dict options = storage_options.cast<py::dict>();
+  // s3fs spells the endpoint and region inside client_kwargs; both spellings are taken.
+  if (options.contains("client_kwargs")) {
+    py::dict merged;
+    for (const auto& item : options) merged[item.first] = item.second;
+    const py::object client = options["client_kwargs"];
+    if (!py::isinstance<py::dict>(client)) ThrowInvalid("storage_options: 'client_kwargs' is not a dict");
+    for (const auto& item : client.cast<py::dict>()) merged[item.first] = item.second;
+    merged.attr("pop")("client_kwargs");
+    options = merged;
+  }
+  CheckKnown(options,
+             {"endpoint_url", "region", "region_name", "key", "aws_access_key_id", "secret", "aws_secret_access_key",
+              "token", "aws_session_token", "anon", "profile", "path_style", "part_size", "max_parts_in_flight",
+              "verify"},
+             "storage_options");
+  py::object v;
+  auto either = [&](const char* a, const char* b) {
+    py::object first = Get(options, a);
+    return first.is_none() ? Get(options, b) : first;
+  };
+  if (!(v = Get(options, "endpoint_url")).is_none()) out.endpoint_url = Str(v, "endpoint_url");
+  if (!(v = either("region", "region_name")).is_none()) out.region = Str(v, "region");
+  if (!(v = either("key", "aws_access_key_id")).is_none()) out.access_key_id = Str(v, "key");
+  if (!(v = either("secret", "aws_secret_access_key")).is_none()) out.secret_access_key = Str(v, "secret");
+  if (!(v = either("token", "aws_session_token")).is_none()) out.session_token = Str(v, "token");
+  if (!(v = Get(options, "anon")).is_none()) out.anonymous = Bool(v, "anon");
+  if (!(v = Get(options, "profile")).is_none()) out.profile = Str(v, "profile");
+  if (!(v = Get(options, "path_style")).is_none()) out.path_style = Bool(v, "path_style");
+  if (!(v = Get(options, "part_size")).is_none()) out.part_size = Int(v, "part_size", 1, kMaxCount);
+  if (!(v = Get(options, "max_parts_in_flight")).is_none()) {
+    out.max_parts_in_flight = static_cast<int>(Int(v, "max_parts_in_flight", 1, 64));
+  }
+  if (!(v = Get(options, "verify")).is_none()) out.http.verify_tls = Bool(v, "verify");
+  CheckStatus(out.Validate());
+  return out;
+}
+
 parquet::WriterOptions ParquetWriterOptionsFromKwargs(const py::dict& kwargs) {
   CheckKnown(kwargs,
              {"codec", "level", "row_group_rows", "row_group_bytes", "page_bytes", "page_rows", "page_version",
               "dictionary", "encoding", "bloom_filter", "statistics", "threads", "footer_key", "column_keys",
-              "plaintext_footer", "encryption_algorithm", "aad_prefix", "store_aad_prefix"},
+              "plaintext_footer", "encryption_algorithm", "aad_prefix", "store_aad_prefix", "storage_options"},
              "write_parquet");
   parquet::WriterOptions options;
   py::object v;
+  options.file.s3 = S3OptionsFromStorageOptions(Get(kwargs, "storage_options"));
   if (!(v = Get(kwargs, "codec")).is_none()) options.columns.codec = ParseCodec(Str(v, "codec"));
   if (!(v = Get(kwargs, "level")).is_none()) options.columns.compression_level = static_cast<int>(Int(v, "level", -(1 << 20), 1 << 20));
   if (!(v = Get(kwargs, "row_group_rows")).is_none()) options.file.max_row_group_rows = Int(v, "row_group_rows", 1, kMaxCount);
@@ -186,7 +231,7 @@ parquet::SchemaOptions SchemaOptionsFromKwargs(const py::dict& kwargs) {
 }
 
 std::shared_ptr<const parquet::FileDecryptionOptions> DecryptionOptionsFromKwargs(const py::dict& kwargs) {
-  CheckKnown(kwargs, {"footer_key", "column_keys", "aad_prefix", "int96_unit"}, "ParquetFile");
+  CheckKnown(kwargs, {"footer_key", "column_keys", "aad_prefix", "int96_unit", "storage_options"}, "ParquetFile");
   py::object v;
   auto options = std::make_shared<parquet::FileDecryptionOptions>();
   if (!(v = Get(kwargs, "footer_key")).is_none()) options->footer_key = Secret(v, "footer_key");
@@ -200,10 +245,11 @@ std::shared_ptr<const parquet::FileDecryptionOptions> DecryptionOptionsFromKwarg
 csv::CsvReadOptions CsvReadOptionsFromKwargs(const py::dict& kwargs, std::string* schema_text) {
   CheckKnown(kwargs,
              {"delimiter", "header", "null", "all_strings", "schema", "columns", "skip_rows", "quote", "escape",
-              "comment", "ragged", "infer_whole_file", "sample_bytes", "batch_rows", "threads"},
+              "comment", "ragged", "infer_whole_file", "sample_bytes", "batch_rows", "threads", "storage_options"},
              "read_csv");
   csv::CsvReadOptions out;
   py::object v;
+  out.s3 = S3OptionsFromStorageOptions(Get(kwargs, "storage_options"));
   if (!(v = Get(kwargs, "delimiter")).is_none()) out.parse.delimiter = CharOption(v, "delimiter", false);
   if (!(v = Get(kwargs, "header")).is_none()) out.parse.header = Bool(v, "header");
   if (!(v = Get(kwargs, "null")).is_none()) out.convert.null_values = StrList(v, "null");
@@ -246,9 +292,10 @@ csv::CsvReadOptions CsvReadOptionsFromKwargs(const py::dict& kwargs, std::string
 }
 
 csv::WriteOptions CsvWriteOptionsFromKwargs(const py::dict& kwargs) {
-  CheckKnown(kwargs, {"delimiter", "header", "null", "quote", "line_ending"}, "write_csv");
+  CheckKnown(kwargs, {"delimiter", "header", "null", "quote", "line_ending", "storage_options"}, "write_csv");
   csv::WriteOptions out;
   py::object v;
+  out.s3 = S3OptionsFromStorageOptions(Get(kwargs, "storage_options"));
   if (!(v = Get(kwargs, "delimiter")).is_none()) out.delimiter = CharOption(v, "delimiter", false);
   if (!(v = Get(kwargs, "header")).is_none()) out.header = Bool(v, "header");
   if (!(v = Get(kwargs, "null")).is_none()) out.null_value = Str(v, "null");

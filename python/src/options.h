@@ -18,6 +18,12 @@ namespace strata::python {
 // "AES_GCM_CTR_V1"), aad_prefix, store_aad_prefix.
 parquet::WriterOptions ParquetWriterOptionsFromKwargs(const py::dict& kwargs);
 
+// storage_options as fsspec/s3fs users write them, for s3:// paths: endpoint_url, region (or
+// region_name), key, secret, token (or aws_access_key_id, ...), anon, profile, client_kwargs
+// ({endpoint_url, region_name}), path_style, part_size, max_parts_in_flight, verify. None: the
+// environment's settings (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, ~/.aws, ...).
+s3::S3Options S3OptionsFromStorageOptions(const py::object& storage_options);
+
 // footer_key, column_keys ({column: key}), aad_prefix: what opens an encrypted file; nullptr
 // when none is given. Keys are bytes (or str, taken as its UTF-8 bytes), 16, 24 or 32 of them.
 std::shared_ptr<const parquet::FileDecryptionOptions> DecryptionOptionsFromKwargs(const py::dict& kwargs);

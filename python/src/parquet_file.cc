@@ -69,6 +69,8 @@ class ParquetReader {
     parquet::FileReaderOptions options;
     options.footer.decryption = DecryptionOptionsFromKwargs(keys);
     options.schema = SchemaOptionsFromKwargs(keys);
+    options.s3 = S3OptionsFromStorageOptions(keys.contains("storage_options") ? py::object(keys["storage_options"])
+                                                                              : py::object(py::none()));
     Result<std::unique_ptr<parquet::FileReader>> opened =
         WithoutGil([&] { return parquet::FileReader::OpenFile(path, Pool(), options); });
     file_ = ValueOrThrow(std::move(opened));

@@ -114,6 +114,7 @@ std::shared_ptr<Table> TableFromColumnSpecs(const py::list& specs);
 void RegisterTable(py::module_& m);
 void RegisterParquet(py::module_& m);
 void RegisterCsv(py::module_& m);
+void RegisterStorage(py::module_& m);
 
 // The strata Table a Python strata.Table wraps.
 class PyTable {

@@ -205,14 +205,19 @@ class ParquetFile:
             for df in f.iter_batches(batch_rows=65536): ...
     """
 
-    def __init__(self, path, footer_key=None, column_keys=None, aad_prefix=None, int96_unit=None):
+    def __init__(self, path, footer_key=None, column_keys=None, aad_prefix=None, int96_unit=None,
+                 storage_options=None):
         """An encrypted file (Parquet modular encryption) opens with its keys: footer_key,
         column_keys ({column path: key}) for columns with keys of their own, aad_prefix when the
         writer did not store it. Keys are bytes (or str, as its UTF-8 bytes). int96_unit: INT96
-        timestamps as "ns" (default; a value outside years 1677-2262 fails), "us" or "ms"."""
+        timestamps as "ns" (default; a value outside years 1677-2262 fails), "us" or "ms".
+        An s3:// path reads with storage_options as s3fs users write them ({"endpoint_url",
+        "region", "key", "secret", "token", "anon", "profile", ...}); None: the environment's
+        (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_PROFILE and ~/.aws, ...)."""
         self.path = os.fspath(path)
         keys = {k: v for k, v in (("footer_key", footer_key), ("column_keys", column_keys),
-                                  ("aad_prefix", aad_prefix), ("int96_unit", int96_unit)) if v is not None}
+                                  ("aad_prefix", aad_prefix), ("int96_unit", int96_unit),
+                                  ("storage_options", storage_options)) if v is not None}
         self._reader = _strata.ParquetReader(self.path, keys)
         self._metadata = None
 
@@ -312,18 +317,18 @@ class ParquetFile:
 
 
 def read_parquet(path, columns=None, filter=None, row_groups=None, threads=None, footer_key=None, column_keys=None,
-                 aad_prefix=None, int96_unit=None, **conversion):
-    """A Parquet file as a DataFrame; see ParquetFile.read. threads: None is strata's default
-    (1: decode on the calling thread), 0 every core, n that many threads. Keys of an encrypted
-    file, and int96_unit: see ParquetFile."""
-    with ParquetFile(path, footer_key, column_keys, aad_prefix, int96_unit) as f:
+                 aad_prefix=None, int96_unit=None, storage_options=None, **conversion):
+    """A Parquet file (a path, or an s3:// or http(s):// URL) as a DataFrame; see ParquetFile.read.
+    threads: None is strata's default (1: decode on the calling thread), 0 every core, n that
+    many threads. Keys of an encrypted file, int96_unit and storage_options: see ParquetFile."""
+    with ParquetFile(path, footer_key, column_keys, aad_prefix, int96_unit, storage_options) as f:
         return f.read(columns=columns, row_groups=row_groups, filter=filter, threads=threads, **conversion)
 
 
 def read_table(path, columns=None, row_groups=None, threads=None, footer_key=None, column_keys=None, aad_prefix=None,
-               int96_unit=None):
+               int96_unit=None, storage_options=None):
     """A Parquet file as a strata.Table (strata's arrays, no conversion)."""
-    with ParquetFile(path, footer_key, column_keys, aad_prefix, int96_unit) as f:
+    with ParquetFile(path, footer_key, column_keys, aad_prefix, int96_unit, storage_options) as f:
         return f.read_table(columns=columns, row_groups=row_groups, threads=threads)
 
 
@@ -336,7 +341,9 @@ def write_parquet(data, path, **options):
     Encryption (Parquet modular encryption) with footer_key (bytes, 16/24/32 of them): every
     column under it, or with column_keys ({column path or prefix: key}) only those columns, each
     under its own key; plaintext_footer (bool), encryption_algorithm ("AES_GCM_V1" default,
-    "AES_GCM_CTR_V1"), aad_prefix, store_aad_prefix (bool, default True)."""
+    "AES_GCM_CTR_V1"), aad_prefix, store_aad_prefix (bool, default True). An s3:// path is
+    written with one PUT or a multipart upload that becomes visible only when complete (aborted
+    on failure), with storage_options as for ParquetFile (also part_size, max_parts_in_flight)."""
     _strata._write_parquet(_table_of(data), os.fspath(path), options)
 
 
@@ -351,8 +358,9 @@ def read_csv(path, **options):
     """A CSV file (.csv, .tsv, .csv.gz, .csv.zst) as a DataFrame. Options: delimiter, header
     (True/False; detected when absent), null ([spellings]), all_strings, schema ({column: type}
     or "name:type,..."), columns ([names]), skip_rows, quote, escape, comment, ragged
-    ("error"|"fill"|"skip"), infer_whole_file, sample_bytes, batch_rows, threads; and the
-    conversion options (nullable_floats, strings, decimals)."""
+    ("error"|"fill"|"skip"), infer_whole_file, sample_bytes, batch_rows, threads, storage_options
+    (for s3:// paths; see ParquetFile); and the conversion options (nullable_floats, strings,
+    decimals)."""
     conversion = {k: options.pop(k) for k in list(options) if k in CONVERSION_OPTIONS}
     table = _strata._read_csv(os.fspath(path), options)
     return to_dataframe(table, exclusive=True, **conversion)
@@ -360,5 +368,6 @@ def read_csv(path, **options):
 
 def write_csv(data, path, **options):
     """Writes a DataFrame or a strata.Table as CSV. Options: delimiter, header (bool), null (the
-    spelling of nulls, "" by default), quote, line_ending."""
+    spelling of nulls, "" by default), quote, line_ending, storage_options (for s3:// paths; see
+    write_parquet)."""
     _strata._write_csv(_table_of(data), os.fspath(path), options)

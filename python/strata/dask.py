@@ -18,6 +18,7 @@ partitions, the divisions. Column projection is pushed into every partition's re
 
 from __future__ import annotations
 
+import fnmatch as _fnmatch
 import glob as _glob
 import os
 import re
@@ -49,17 +50,65 @@ def _is_data_file(name):
     return not name.startswith((".", "_"))
 
 
-def expand_paths(path):
+def _is_s3(path):
+    return path.startswith("s3://")
+
+
+def _match_parts(parts, pattern):
+    """Key parts against glob segments: one part per segment, '**' any number of parts."""
+    if not pattern:
+        return not parts
+    if pattern[0] == "**":
+        return any(_match_parts(parts[skip:], pattern[1:]) for skip in range(len(parts) + 1)
+                   if all(_is_data_file(p) for p in parts[:skip]))
+    return bool(parts) and _is_data_file(parts[0]) and _fnmatch.fnmatchcase(parts[0], pattern[0]) and \
+        _match_parts(parts[1:], pattern[1:])
+
+
+def _expand_s3(path, storage_options, sizes):
+    """An s3:// object, prefix ending in '/' (every data object below it) or glob, listed by
+    ListObjectsV2 from the machine that builds the graph; workers only read the objects."""
+    bucket_end = path.find("/", 5)
+    bucket_url, key = (path, "") if bucket_end < 0 else (path[:bucket_end], path[bucket_end + 1:])
+    parts = key.split("/")
+    fixed = 0
+    while fixed < len(parts) and not _GLOB_CHARACTERS.search(parts[fixed]):
+        fixed += 1
+    if fixed < len(parts):
+        prefix = bucket_url + "/" + "".join(p + "/" for p in parts[:fixed])
+        pattern = parts[fixed:]
+        found = [(url, size) for url, size in strata._strata._list_objects(prefix, storage_options)
+                 if _match_parts(url[len(prefix):].split("/"), pattern)]
+        what = f"no objects match '{path}'"
+    elif path.endswith("/") or not key:
+        prefix = path if path.endswith("/") else path + "/"
+        found = [(url, size) for url, size in strata._strata._list_objects(prefix, storage_options)
+                 if all(_is_data_file(p) for p in url[len(prefix):].split("/"))]
+        what = f"no objects under '{path}'"
+    else:
+        found = [(url, size) for url, size in strata._strata._list_objects(path, storage_options) if url == path]
+        what = f"no such object '{path}'"
+    if not found:
+        raise FileNotFoundError(f"strata.dask: {what}")
+    sizes.update(found)
+    return sorted((url for url, _ in found), key=_natural_key)
+
+
+def expand_paths(path, storage_options=None, sizes=None):
     """The Parquet files named by a path, a glob, a directory (recursively) or a list of them,
-    in a stable natural order. Raises FileNotFoundError when nothing matches."""
+    in a stable natural order; s3:// URLs alike (an object, a prefix ending in '/', a glob),
+    their sizes added to `sizes`. Raises FileNotFoundError when nothing matches."""
+    sizes = {} if sizes is None else sizes
     if isinstance(path, (list, tuple)):
         files = []
         for item in path:
-            files.extend(expand_paths(item))
+            files.extend(expand_paths(item, storage_options, sizes))
         if not files:
             raise FileNotFoundError("strata.dask: an empty list of paths")
         return files
     path = os.fspath(path)
+    if _is_s3(path):
+        return _expand_s3(path, storage_options, sizes)
     if os.path.isdir(path):
         files = []
         for root, directories, names in os.walk(path):
@@ -78,7 +127,7 @@ def expand_paths(path):
     return [path]
 
 
-_KEY_OPTIONS = ("footer_key", "column_keys", "aad_prefix", "int96_unit")
+_KEY_OPTIONS = ("footer_key", "column_keys", "aad_prefix", "int96_unit", "storage_options")
 
 
 def _read_footers(files, keys):
@@ -238,8 +287,9 @@ def read_parquet(
         raise ValueError(f"strata.dask: split_row_groups must be True, False or 'auto', not {split_row_groups!r}")
     if filter is not None and not isinstance(filter, str):
         _filters.validate(filter)
-    files = expand_paths(path)
     keys = {name: conversion.pop(name) for name in _KEY_OPTIONS if conversion.get(name) is not None}
+    remote_sizes = {}
+    files = expand_paths(path, keys.get("storage_options"), remote_sizes)
     footers = _read_footers(files, keys)
     schemas = [schema for schema, _ in footers]
     metadatas = [metadata for _, metadata in footers]
@@ -269,7 +319,7 @@ def read_parquet(
     if index is not None and calculate_divisions:
         divisions = _divisions(parts, dict(zip(files, metadatas)), index)
 
-    stamps = [(f, os.path.getmtime(f), os.path.getsize(f)) for f in files]
+    stamps = [(f, remote_sizes[f]) if f in remote_sizes else (f, os.path.getmtime(f), os.path.getsize(f)) for f in files]
     token = tokenize(stamps, parts, columns, filter, index, threads, sorted(conversion.items()))
     return dd.from_map(
         reader,
@@ -300,20 +350,34 @@ def to_parquet(ddf, directory, *, write_index=None, overwrite=False, compute=Tru
         otherwise the delayed values.
     """
     directory = os.fspath(directory)
-    os.makedirs(directory, exist_ok=True)
-    existing = [name for name in os.listdir(directory) if re.fullmatch(r"part-\d+\.parquet", name)]
+    storage_options = options.get("storage_options")
+    if _is_s3(directory):
+        # An S3 "directory" is a key prefix: nothing to create; the parts are objects under it.
+        prefix = directory.rstrip("/") + "/"
+        existing = [url[len(prefix):] for url, _ in strata._strata._list_objects(prefix, storage_options)
+                    if re.fullmatch(r"part-\d+\.parquet", url[len(prefix):])]
+        def join(name):
+            return prefix + name
+    else:
+        os.makedirs(directory, exist_ok=True)
+        existing = [name for name in os.listdir(directory) if re.fullmatch(r"part-\d+\.parquet", name)]
+        def join(name):
+            return os.path.join(directory, name)
     if existing and not overwrite:
         raise FileExistsError(
             f"strata.dask: '{directory}' already holds {len(existing)} part files; pass overwrite=True to replace them"
         )
     for name in existing:
-        os.remove(os.path.join(directory, name))
+        if _is_s3(directory):
+            strata._strata._delete_object(join(name), storage_options)
+        else:
+            os.remove(join(name))
     if write_index is None:
         write_index = ddf.index.name is not None
     # Options are checked once on the client, so a typo fails before any task runs.
     strata.check_write_options(**options)
     writes = [
-        dask.delayed(_write_partition)(part, os.path.join(directory, f"part-{i}.parquet"), write_index, options)
+        dask.delayed(_write_partition)(part, join(f"part-{i}.parquet"), write_index, options)
         for i, part in enumerate(ddf.to_delayed())
     ]
     if not compute:

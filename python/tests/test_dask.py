@@ -286,3 +286,43 @@ def test_paths_globs_directories_and_partitioning(lineitem, tmp_path, row_group_
         strata.dask.read_parquet([str(directory / "part-0.parquet"), str(other)])
     with pytest.raises(ValueError, match="no column"):
         strata.dask.read_parquet(lineitem, columns=["nope"])
+
+
+@pytest.fixture(scope="module")
+def s3_server(tmp_path_factory):
+    """The S3 test server (testing/s3: s3rver behind a SigV4-checking proxy) on 127.0.0.1."""
+    state = tmp_path_factory.mktemp("s3")
+    script = os.path.join(HERE, "..", "..", "scripts", "s3-test-server")
+    run = subprocess.run([script, "start", str(state), "--bucket", "lake", "--parent-pid", str(os.getpid())],
+                         capture_output=True, text=True, timeout=60, check=False)
+    _need(run.returncode == 0, f"the S3 test server did not start ({run.returncode}): {run.stdout}{run.stderr}")
+    options = {"endpoint_url": f"http://127.0.0.1:{int(run.stdout.split()[-1])}", "key": "STRATATESTACCESSKEY",
+               "secret": "strata-test-secret-key", "region": "us-east-1"}
+    yield options
+    subprocess.run([script, "stop", str(state)], capture_output=True, timeout=60, check=False)
+
+
+def test_s3_dataset_read_and_written_by_workers(client, lineitem, s3_server, tmp_path, monkeypatch):
+    # A hive dataset under a prefix, put there by strata's own writer from this process.
+    source = strata.read_parquet(lineitem)
+    for flag in ("A", "N", "R"):
+        part = source[source["l_returnflag"] == flag]
+        strata.write_parquet(part, f"s3://lake/in/flag={flag}/part-0.parquet", row_group_rows=ROW_GROUP_ROWS,
+                             storage_options=s3_server)
+    # Workers run in other processes and in another folder: nothing of the dataset is local.
+    monkeypatch.chdir(tmp_path)
+    ddf = strata.dask.read_parquet("s3://lake/in/flag=*/*.parquet", storage_options=s3_server)
+    assert ddf.npartitions >= 3
+    assert len(ddf) == ROWS
+    written = strata.dask.to_parquet(ddf, "s3://lake/out/", storage_options=s3_server)
+    assert os.getpid() not in {w["pid"] for w in written}
+    assert all(w["path"].startswith("s3://lake/out/part-") for w in written)
+    assert os.listdir(tmp_path) == []  # no worker wrote a local "s3:" folder
+    back = strata.dask.read_parquet("s3://lake/out/", storage_options=s3_server).compute()
+    assert len(back) == ROWS
+    assert sorted(back["l_orderkey"].tolist()) == sorted(source["l_orderkey"].tolist())
+    with pytest.raises(FileExistsError):
+        strata.dask.to_parquet(ddf, "s3://lake/out", storage_options=s3_server)
+    strata.dask.to_parquet(ddf.partitions[:1], "s3://lake/out", overwrite=True, storage_options=s3_server)
+    remaining = strata._strata._list_objects("s3://lake/out/", s3_server)
+    assert [url for url, _ in remaining] == ["s3://lake/out/part-0.parquet"]

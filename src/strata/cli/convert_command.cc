@@ -21,6 +21,7 @@
 #include "strata/memory/malloc_tuning.h"
 #include "strata/memory/memory_pool.h"
 #include "strata/parquet/file_writer.h"
+#include "strata/io/location.h"
 
 namespace strata::cli {
 namespace {
@@ -267,7 +268,7 @@ Result<std::unique_ptr<BatchSink>> OpenSink(const ConvertArgs& args, OutputForma
   if (IsIpc(format)) {
     ipc::IpcWriteOptions options;
     STRATA_ASSIGN_OR_RETURN(options.compression, ipc::ParseIpcCompression(args.ipc_compression));
-    STRATA_ASSIGN_OR_RETURN(auto sink, OpenFileSink(args.output, pool));
+    STRATA_ASSIGN_OR_RETURN(auto sink, OpenOutputLocation(args.output, pool));
     STRATA_ASSIGN_OR_RETURN(auto writer, ipc::IpcWriter::Open(std::move(sink),
                                                               format == OutputFormat::kIpcFile ? ipc::IpcFormat::kFile
                                                                                                : ipc::IpcFormat::kStream,

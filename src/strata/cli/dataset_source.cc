@@ -1,5 +1,7 @@
 #include "strata/cli/dataset_source.h"
 
+#include "strata/io/location.h"
+
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -63,6 +65,8 @@ class DatasetSource final : public BatchSource {
 }  // namespace
 
 bool IsDatasetInput(const std::string& path) {
+  if (KindOfLocation(path) == LocationKind::kS3) return dataset::IsObjectStoreDataset(path);
+  if (KindOfLocation(path) == LocationKind::kHttp) return false;
   std::error_code error;
   return dataset::IsGlob(path) || std::filesystem::is_directory(path, error);
 }

@@ -14,9 +14,7 @@
 #include "strata/expr/bind.h"
 #include "strata/expr/parser.h"
 #include "strata/parquet/file_reader.h"
-#if STRATA_WITH_HTTP
-#include "strata/io/http_source.h"
-#endif
+#include "strata/io/location.h"
 
 namespace strata::cli {
 namespace {
@@ -25,25 +23,13 @@ bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// A local path, or an http(s):// URL read with range requests.
-Result<std::shared_ptr<RandomAccessSource>> OpenSource(const std::string& location) {
-  if (location.rfind("http://", 0) == 0 || location.rfind("https://", 0) == 0) {
-#if STRATA_WITH_HTTP
-    STRATA_ASSIGN_OR_RETURN(auto source, OpenHttpSource(location));
-    return std::shared_ptr<RandomAccessSource>(std::move(source));
-#else
-    return Status::NotImplemented("this strata was built without HTTP support ({})", location);
-#endif
-  }
-  return OpenLocalFile(location);
-}
 
 class ParquetBatchSource final : public BatchSource {
  public:
   static Result<std::unique_ptr<BatchSource>> Open(const std::string& path, const SourceOptions& options,
                                                    MemoryPool* pool) {
     auto out = std::make_unique<ParquetBatchSource>();
-    STRATA_ASSIGN_OR_RETURN(out->source_, OpenSource(path));
+    STRATA_ASSIGN_OR_RETURN(out->source_, OpenInputLocation(path));
     STRATA_ASSIGN_OR_RETURN(out->reader_, parquet::FileReader::Open(out->source_, pool, ParquetReaderOptions(options)));
     parquet::BatchReadOptions read;
     read.batch_rows = options.batch_rows;

@@ -5,6 +5,8 @@
 
 #include "strata/io/input_stream.h"
 #include "strata/ipc/ipc_reader.h"
+#include "strata/io/location.h"
+#include "strata/io/source_input_stream.h"
 
 namespace strata::cli {
 namespace {
@@ -18,7 +20,9 @@ class IpcBatchSource final : public BatchSource {
     SchemaPtr schema;
     if (!stream && path != "-") {
       read.memory_map = true;
-      STRATA_ASSIGN_OR_RETURN(out->source_, OpenLocalFile(path, {.memory_map = true}));
+      StorageOptions storage;
+      storage.local.memory_map = true;  // local files; remote ones are read in ranges
+      STRATA_ASSIGN_OR_RETURN(out->source_, OpenInputLocation(path, storage));
       STRATA_ASSIGN_OR_RETURN(out->size_, out->source_->Size());
       uint8_t magic[6] = {};
       if (out->size_ >= 6) STRATA_RETURN_NOT_OK(out->source_->ReadAt(0, 6, magic));
@@ -29,7 +33,15 @@ class IpcBatchSource final : public BatchSource {
       }
     }
     if (stream) {
-      STRATA_ASSIGN_OR_RETURN(std::unique_ptr<InputStream> input, OpenFileInputStream(path));  // "-": stdin
+      std::unique_ptr<InputStream> input;
+      if (IsRemoteLocation(path)) {
+        if (out->source_ == nullptr) {
+          STRATA_ASSIGN_OR_RETURN(out->source_, OpenInputLocation(path));
+        }
+        STRATA_ASSIGN_OR_RETURN(input, MakeSourceInputStream(out->source_, pool));
+      } else {
+        STRATA_ASSIGN_OR_RETURN(input, OpenFileInputStream(path));  // "-": stdin
+      }
       out->stream_input_ = input.get();
       STRATA_ASSIGN_OR_RETURN(out->stream_, ipc::IpcStreamReader::Open(std::move(input), read, pool));
       schema = out->stream_->schema();

@@ -18,6 +18,7 @@
 #include "strata/io/random_access_source.h"
 #include "strata/parquet/chunk_decryption.h"
 #include "strata/parquet/thrift/footer.h"
+#include "strata/io/location.h"
 
 namespace strata::cli {
 namespace {
@@ -308,7 +309,7 @@ std::string RenderJson(const std::string& path, const FileFooter& footer, const 
 }
 
 Status RunMeta(const std::string& path, const MetaOptions& options) {
-  STRATA_ASSIGN_OR_RETURN(auto source, OpenLocalFile(path));
+  STRATA_ASSIGN_OR_RETURN(auto source, OpenInputLocation(path));
   STRATA_ASSIGN_OR_RETURN(MetaReport report, BuildMetaReport(*source, path, options, SystemMemoryPool()));
   if (std::fwrite(report.out.data(), 1, report.out.size(), stdout) != report.out.size() || std::fflush(stdout) != 0) {
     return Status::IOError("writing the metadata of '{}' to stdout failed", path);

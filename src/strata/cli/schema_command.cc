@@ -10,6 +10,7 @@
 #include "strata/memory/memory_pool.h"
 #include "strata/parquet/schema.h"
 #include "strata/parquet/thrift/footer.h"
+#include "strata/io/location.h"
 
 namespace strata::cli {
 namespace {
@@ -38,7 +39,7 @@ Status RunSchema(const SchemaArgs& args) {
     return Status::Invalid("{} applies to CSV input, and '{}' is read as Parquet (see --input-format)", given,
                            args.file);
   }
-  STRATA_ASSIGN_OR_RETURN(auto source, OpenLocalFile(args.file));
+  STRATA_ASSIGN_OR_RETURN(auto source, OpenInputLocation(args.file));
   STRATA_ASSIGN_OR_RETURN(auto footer, parquet::ReadFooter(*source, SystemMemoryPool()));
   const auto& key_values = footer.metadata.key_value_metadata;
   STRATA_ASSIGN_OR_RETURN(auto descriptor, parquet::SchemaDescriptor::Make(footer.metadata.schema, {},

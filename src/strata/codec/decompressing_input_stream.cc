@@ -1,5 +1,8 @@
 #include "strata/codec/decompressing_input_stream.h"
 
+#include "strata/io/location.h"
+#include "strata/io/source_input_stream.h"
+
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_customMem: the context allocates from the pool
 #include <zlib.h>
 #include <zstd.h>
@@ -337,8 +340,15 @@ StreamCompression CompressionFromPath(std::string_view path) {
   return StreamCompression::kNone;
 }
 
-Result<std::unique_ptr<InputStream>> OpenInputStream(const std::string& path, MemoryPool* pool) {
-  STRATA_ASSIGN_OR_RETURN(std::unique_ptr<InputStream> stream, OpenFileInputStream(path));
+Result<std::unique_ptr<InputStream>> OpenInputStream(const std::string& path, MemoryPool* pool,
+                                                     const StorageOptions& storage) {
+  std::unique_ptr<InputStream> stream;
+  if (IsRemoteLocation(path)) {
+    STRATA_ASSIGN_OR_RETURN(auto source, OpenInputLocation(path, storage));
+    STRATA_ASSIGN_OR_RETURN(stream, MakeSourceInputStream(std::move(source), pool));
+  } else {
+    STRATA_ASSIGN_OR_RETURN(stream, OpenFileInputStream(path));
+  }
   StreamCompression compression = CompressionFromPath(path);
   if (compression == StreamCompression::kNone) {
     auto peeked = std::make_unique<PeekedInputStream>(std::move(stream));

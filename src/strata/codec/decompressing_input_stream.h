@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "strata/io/input_stream.h"
+#include "strata/io/location.h"
 #include "strata/memory/memory_pool.h"
 #include "strata/util/result.h"
 
@@ -53,6 +54,9 @@ StreamCompression CompressionFromPath(std::string_view path);
 // extension says so. When the extension says nothing, the first bytes are sniffed for the gzip
 // (1f 8b) or zstd (28 b5 2f fd) magic, and such a file is decompressed too; the sniffed bytes
 // are kept and read first, so pipes work as well as files.
-Result<std::unique_ptr<InputStream>> OpenInputStream(const std::string& path, MemoryPool* pool);
+// An http(s):// or s3:// path is read in large ranges, one fetched ahead (source_input_stream.h),
+// with `storage`'s S3 settings.
+Result<std::unique_ptr<InputStream>> OpenInputStream(const std::string& path, MemoryPool* pool,
+                                                     const StorageOptions& storage = {});
 
 }  // namespace strata::codec

@@ -61,7 +61,9 @@ Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, cons
   if (options.read.infer_whole_file && path == "-") {
     return Status::Invalid("infer_whole_file needs a file: standard input cannot be read twice");
   }
-  STRATA_ASSIGN_OR_RETURN(auto input, codec::OpenInputStream(path, pool));
+  StorageOptions storage;
+  storage.s3 = options.s3;
+  STRATA_ASSIGN_OR_RETURN(auto input, codec::OpenInputStream(path, pool, storage));
   std::unique_ptr<CsvReader> reader(new CsvReader(std::move(input), options, pool));
   if (!options.read.infer_whole_file) {
     STRATA_RETURN_NOT_OK(reader->Start(nullptr));
@@ -77,7 +79,7 @@ Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, cons
   second.parse.quote = reader->dialect_.quoting ? reader->dialect_.quote : '\0';
   second.parse.escape = reader->dialect_.escaping ? reader->dialect_.escape : '\0';
   second.parse.header = reader->has_header_;
-  STRATA_ASSIGN_OR_RETURN(auto input2, codec::OpenInputStream(path, pool));
+  STRATA_ASSIGN_OR_RETURN(auto input2, codec::OpenInputStream(path, pool, storage));
   std::unique_ptr<CsvReader> final_reader(new CsvReader(std::move(input2), second, pool));
   STRATA_RETURN_NOT_OK(final_reader->Start(&types));
   return final_reader;

@@ -23,6 +23,7 @@
 #include "strata/csv/read_options.h"
 #include "strata/csv/type_inference.h"
 #include "strata/io/input_stream.h"
+#include "strata/io/s3/s3_options.h"
 
 namespace strata::exec {
 class ThreadPool;
@@ -35,6 +36,8 @@ struct CsvReadOptions {
   ReadOptions read;
   ParseOptions parse;
   ConvertOptions convert;
+  // Open(path) of an s3:// URL: endpoint, region, credentials (empty: the environment's).
+  s3::S3Options s3;
   Status Validate() const;
 };
 

@@ -8,11 +8,15 @@
 #include <cstdint>
 #include <string>
 
+#include "strata/io/s3/s3_options.h"
 #include "strata/util/status.h"
 
 namespace strata::csv {
 
 struct WriteOptions {
+  // Open(path) of an s3:// URL: endpoint, region, credentials, part size (empty: the
+  // environment's).
+  s3::S3Options s3;
   // Field separator and quote character: neither a line break nor the other.
   char delimiter = ',';
   char quote = '"';

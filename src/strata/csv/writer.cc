@@ -1,5 +1,7 @@
 #include "strata/csv/writer.h"
 
+#include "strata/io/location.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -24,7 +26,10 @@ Result<std::unique_ptr<CsvWriter>> CsvWriter::Open(const std::string& path, Sche
   // the smallest one is enough for the last, short write.
   FileSinkOptions sink_options;
   sink_options.buffer_bytes = 4096;
-  STRATA_ASSIGN_OR_RETURN(auto sink, OpenFileSink(path, pool, sink_options));
+  StorageOptions storage;
+  storage.file_sink = sink_options;
+  storage.s3 = options.s3;
+  STRATA_ASSIGN_OR_RETURN(auto sink, OpenOutputLocation(path, pool, storage));
   return Open(std::move(sink), std::move(schema), pool, options);
 }
 

@@ -25,7 +25,9 @@ Result<std::shared_ptr<Dataset>> Dataset::Open(const std::vector<std::string>& i
   std::shared_ptr<Dataset> dataset(new Dataset());
   dataset->options_ = options;
   dataset->pool_ = pool;
-  STRATA_ASSIGN_OR_RETURN(dataset->files_, DiscoverFiles(inputs));
+  StorageOptions storage;
+  storage.s3 = options.schema.reader.s3;  // the files' own readers open with these too
+  STRATA_ASSIGN_OR_RETURN(dataset->files_, DiscoverFiles(inputs, storage));
   STRATA_ASSIGN_OR_RETURN(dataset->partitioning_, ParsePartitions(dataset->files_, options.partitioning, pool));
   // File columns named like a partition key give way to the partition column.
   UnifyOptions unify = options.schema;

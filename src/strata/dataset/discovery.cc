@@ -8,6 +8,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "strata/io/location.h"
+
 namespace strata::dataset {
 
 namespace fs = std::filesystem;
@@ -166,11 +168,81 @@ fs::path PartitionRoot(const fs::path& root) {
   return out;
 }
 
+// Splits "a/b//c" at '/', dropping empty parts.
+std::vector<std::string> SplitKey(std::string_view key) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (start <= key.size()) {
+    const size_t slash = key.find('/', start);
+    const size_t end = slash == std::string_view::npos ? key.size() : slash;
+    if (end > start) parts.emplace_back(key.substr(start, end - start));
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  return parts;
+}
+
+// Whether key parts [k, end) match pattern segments [p, end): one part per segment, "**" any
+// number of parts; hidden names only where the segment itself starts with their character.
+bool MatchParts(const std::vector<std::string>& parts, size_t k, const std::vector<std::string>& pattern, size_t p) {
+  if (p == pattern.size()) return k == parts.size();
+  if (pattern[p] == "**") {
+    for (size_t skip = k; skip <= parts.size(); ++skip) {
+      if (MatchParts(parts, skip, pattern, p + 1)) return true;
+      if (skip < parts.size() && IsHiddenName(parts[skip])) return false;
+    }
+    return false;
+  }
+  if (k == parts.size()) return false;
+  const std::string& segment = pattern[p];
+  if (IsHiddenName(parts[k]) && !(IsHiddenName(segment) && parts[k][0] == segment[0])) return false;
+  if (fnmatch(segment.c_str(), parts[k].c_str(), FNM_PERIOD) != 0) return false;
+  return MatchParts(parts, k + 1, pattern, p + 1);
+}
+
+// An s3:// folder ("s3://b/dir/") or glob ("s3://b/data/year=*/part-*.parquet"): one listing
+// of the objects under the part before the first wildcard, matched here. Object stores have
+// no folders, so "walking" a folder is a prefix listing; the rules are those of local folders
+// and globs.
+Status DiscoverObjects(const std::string& input, const StorageOptions& storage,
+                       std::vector<std::pair<std::string, std::string>>* found) {
+  const size_t scheme_end = input.find("://") + 3;
+  const size_t bucket_end = input.find('/', scheme_end);
+  const std::string bucket_url = input.substr(0, bucket_end == std::string::npos ? input.size() : bucket_end);
+  const std::string key = bucket_end == std::string::npos ? "" : input.substr(bucket_end + 1);
+  const std::vector<std::string> parts = SplitKey(key);
+  size_t fixed = 0;
+  while (fixed < parts.size() && !HasWildcard(parts[fixed])) ++fixed;
+  const bool glob = fixed < parts.size();
+  std::string prefix;
+  for (size_t i = 0; i < fixed; ++i) prefix += parts[i] + "/";
+  const std::string root = bucket_url + "/" + prefix;
+  STRATA_ASSIGN_OR_RETURN(auto entries, ListObjectsUnder(bucket_url + "/" + prefix, storage));
+  const std::vector<std::string> pattern(parts.begin() + static_cast<std::ptrdiff_t>(fixed), parts.end());
+  for (const LocationEntry& entry : entries) {
+    const std::vector<std::string> below = SplitKey(std::string_view(entry.location).substr(root.size()));
+    if (below.empty()) continue;
+    if (glob) {
+      if (!MatchParts(below, 0, pattern, 0)) continue;
+    } else {
+      if (std::any_of(below.begin(), below.end(), [](const std::string& part) { return IsHiddenName(part); })) continue;
+      if (!HasParquetExtension(below.back())) continue;
+    }
+    found->emplace_back(root, entry.location);
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 bool IsGlob(const std::string& input) { return HasWildcard(input); }
 
-Result<std::vector<DatasetFile>> DiscoverFiles(const std::vector<std::string>& inputs) {
+bool IsObjectStoreDataset(const std::string& input) {
+  return KindOfLocation(input) == LocationKind::kS3 && (IsGlob(input) || input.back() == '/' ||
+                                                        input.find('/', 5) == std::string::npos);
+}
+
+Result<std::vector<DatasetFile>> DiscoverFiles(const std::vector<std::string>& inputs, const StorageOptions& storage) {
   if (inputs.empty()) return Status::Invalid("dataset: no input files or directories given");
   std::vector<DatasetFile> files;
   std::set<std::string> seen;
@@ -187,6 +259,34 @@ Result<std::vector<DatasetFile>> DiscoverFiles(const std::vector<std::string>& i
   };
   for (const std::string& input : inputs) {
     if (input.empty()) return Status::Invalid("dataset: an input path is empty");
+    if (KindOfLocation(input) == LocationKind::kS3) {
+      if (!IsObjectStoreDataset(input)) {
+        files.push_back({input, input.substr(0, input.rfind('/')), {}});  // one object
+        continue;
+      }
+      std::vector<std::pair<std::string, std::string>> found;  // (root, location)
+      STRATA_RETURN_NOT_OK(DiscoverObjects(input, storage, &found));
+      if (found.empty()) {
+        return Status::Invalid("dataset: no {} '{}'", IsGlob(input) ? "object matches the pattern" : "Parquet objects under",
+                               input);
+      }
+      for (const auto& [root, location] : found) {
+        if (!seen.insert(location).second) continue;
+        // Partition columns: the key=value folders between the root (above its own trailing
+        // key=value folders, as for local paths) and the object.
+        std::vector<std::string> root_parts = SplitKey(std::string_view(root).substr(5));
+        std::vector<std::string> parts = SplitKey(std::string_view(location).substr(5));
+        size_t base = root_parts.size();
+        while (base > 1 && root_parts[base - 1].find('=') != std::string::npos && root_parts[base - 1][0] != '=') --base;
+        DatasetFile file;
+        file.path = location;
+        file.root = "s3://";
+        for (size_t i = 0; i < base; ++i) file.root += (i == 0 ? "" : "/") + parts[i];
+        file.segments.assign(parts.begin() + static_cast<std::ptrdiff_t>(base), parts.end() - 1);
+        files.push_back(std::move(file));
+      }
+      continue;
+    }
     std::error_code ec;
     std::vector<fs::path> found;
     if (IsGlob(input) && !fs::exists(input, ec)) {

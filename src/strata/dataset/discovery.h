@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/io/location.h"
 #include "strata/util/result.h"
 
 namespace strata::dataset {
@@ -38,7 +39,14 @@ struct DatasetFile {
 // once, where first found. Fails (Invalid, naming the input) for an empty list, a path that
 // does not exist, a directory without Parquet files, or a glob matching nothing; IOError when
 // a directory cannot be listed.
-Result<std::vector<DatasetFile>> DiscoverFiles(const std::vector<std::string>& inputs);
+// s3:// inputs follow the same rules: a prefix ending in '/' (or a bare bucket) is a folder,
+// listed once (ListObjectsV2) and filtered; a glob lists the objects under the part before its
+// first wildcard and matches the rest of each key; any other s3:// URL is one object.
+Result<std::vector<DatasetFile>> DiscoverFiles(const std::vector<std::string>& inputs,
+                                               const StorageOptions& storage = {});
+
+// Whether an s3:// input names many objects (a folder or a glob) rather than one.
+bool IsObjectStoreDataset(const std::string& input);
 
 // Whether `input` is read as a glob pattern.
 bool IsGlob(const std::string& input);

@@ -1,5 +1,7 @@
 #include "strata/ipc/ipc_reader.h"
 
+#include "strata/io/location.h"
+
 #include <cstring>
 #include <vector>
 
@@ -406,9 +408,9 @@ Result<std::unique_ptr<IpcFileReader>> IpcFileReader::Open(std::shared_ptr<Rando
 
 Result<std::unique_ptr<IpcFileReader>> IpcFileReader::Open(const std::string& path, const IpcReadOptions& options,
                                                            MemoryPool* pool) {
-  LocalFileOptions file_options;
-  file_options.memory_map = options.memory_map;
-  STRATA_ASSIGN_OR_RETURN(auto source, OpenLocalFile(path, file_options));
+  StorageOptions storage;
+  storage.local.memory_map = options.memory_map;
+  STRATA_ASSIGN_OR_RETURN(auto source, OpenInputLocation(path, storage));
   return Open(std::move(source), options, pool);
 }
 

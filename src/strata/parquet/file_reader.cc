@@ -1,5 +1,7 @@
 #include "strata/parquet/file_reader.h"
 
+#include "strata/io/location.h"
+
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
@@ -57,7 +59,9 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<RandomAcces
 
 Result<std::unique_ptr<FileReader>> FileReader::OpenFile(const std::string& path, MemoryPool* pool,
                                                          const FileReaderOptions& options) {
-  STRATA_ASSIGN_OR_RETURN(auto source, OpenLocalFile(path));
+  StorageOptions storage;
+  storage.s3 = options.s3;
+  STRATA_ASSIGN_OR_RETURN(auto source, OpenInputLocation(path, storage));
   return Open(std::move(source), pool, options);
 }
 
@@ -255,8 +259,7 @@ Result<std::unique_ptr<BatchReader>> FileReader::ReadBatches(const BatchReadOpti
   }
   reader->schema_ = std::make_shared<Schema>(std::move(fields), descriptor_->schema()->metadata());
   const std::string& name = source_->name();
-  const bool remote = name.rfind("http://", 0) == 0 || name.rfind("https://", 0) == 0;
-  if (options_.pre_buffer.value_or(remote) && !reader->row_groups_.empty()) {
+  if (options_.pre_buffer.value_or(IsRemoteLocation(name)) && !reader->row_groups_.empty()) {
     STRATA_ASSIGN_OR_RETURN(reader->cache_, ReadRangeCache::Make(source_, pool_, options_.cache));
   }
   return reader;

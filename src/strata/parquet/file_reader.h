@@ -17,6 +17,7 @@
 #include "strata/expr/evaluate.h"
 #include "strata/io/random_access_source.h"
 #include "strata/io/read_range_cache.h"
+#include "strata/io/s3/s3_options.h"
 #include "strata/parquet/column_reader.h"
 #include "strata/parquet/filter/row_ranges.h"
 #include "strata/parquet/nested_column_reader.h"
@@ -42,12 +43,15 @@ struct FileReaderOptions {
   // Pre-buffering: the column chunks a row group needs are coalesced into few large reads,
   // fetched ahead on a small I/O pool, and released as soon as the row group is decoded
   // (ranges merged across row groups when the last of them is). Unset: on for remote sources
-  // (names starting http:// or https://), where requests are expensive, off for local files,
+  // (names starting http://, https:// or s3://), where requests are expensive, off for local files,
   // where the OS page cache already reads ahead (see read_range_cache_benchmark).
   std::optional<bool> pre_buffer;
   // Row groups fetched ahead of the one being decoded (pre-buffering only).
   int read_ahead_row_groups = 1;
   ReadRangeCacheOptions cache;
+  // OpenFile of an s3:// URL: endpoint, region and credentials (what is left empty comes from
+  // the environment and ~/.aws, as AWS's tools do).
+  s3::S3Options s3;
 };
 
 class BatchReader {

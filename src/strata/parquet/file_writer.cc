@@ -1,5 +1,7 @@
 #include "strata/parquet/file_writer.h"
 
+#include "strata/io/location.h"
+
 #include <cstring>
 #include <limits>
 
@@ -43,7 +45,10 @@ FileWriter::~FileWriter() {
 Result<std::unique_ptr<FileWriter>> FileWriter::Open(const std::string& path, std::shared_ptr<Schema> schema,
                                                      MemoryPool* pool, const WriterOptions& options) {
   STRATA_RETURN_NOT_OK(options.Validate());
-  STRATA_ASSIGN_OR_RETURN(auto sink, OpenFileSink(path, pool, options.file.sink));
+  StorageOptions storage;
+  storage.file_sink = options.file.sink;
+  storage.s3 = options.file.s3;
+  STRATA_ASSIGN_OR_RETURN(auto sink, OpenOutputLocation(path, pool, storage));
   return Open(std::move(sink), std::move(schema), pool, options);
 }
 

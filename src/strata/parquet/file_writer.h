@@ -25,7 +25,8 @@ class LevelBuilder;
 
 class FileWriter {
  public:
-  // Writes to `path` (see OpenFileSink: nothing appears at `path` before Close succeeds).
+  // Writes to `path`, a local path or an s3:// URL (io/location.h: nothing appears at `path`
+  // before Close succeeds).
   static Result<std::unique_ptr<FileWriter>> Open(const std::string& path, std::shared_ptr<Schema> schema,
                                                   MemoryPool* pool, const WriterOptions& options = {});
   // Writes to `sink`, which the writer owns from here on (closed by Close, aborted on error).

@@ -11,6 +11,7 @@
 
 #include "strata/codec/codec.h"
 #include "strata/io/output_sink.h"
+#include "strata/io/s3/s3_options.h"
 #include "strata/parquet/encoding/encoding.h"
 #include "strata/parquet/encryption/encryption_options.h"
 #include "strata/parquet/thrift/parquet_types.h"
@@ -84,6 +85,9 @@ struct FileWriteOptions {
   // (0: every core, 1: the calling thread only). The file's bytes do not depend on it.
   int threads = 0;
   FileSinkOptions sink;
+  // Writing to an s3:// URL: endpoint, region, credentials, part size (what is left empty
+  // comes from the environment and ~/.aws).
+  s3::S3Options s3;
   // Parquet modular encryption (the footer, and every column or the ones with keys).
   std::optional<FileEncryptionOptions> encryption;
 
