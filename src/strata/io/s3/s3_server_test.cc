@@ -308,5 +308,36 @@ TEST(S3SessionTokenTest, TemporaryCredentialsSignTheirToken) {
   EXPECT_FALSE(without.ok());
 }
 
+TEST(S3AnonymousTest, PublicBucketsReadWithoutCredentials) {
+  if (!S3TestServer::Available()) {
+    if (InCI()) FAIL() << "CI=true requires the S3 tests";
+    GTEST_SKIP() << "node or node_modules/s3rver missing (npm ci): S3 tests skipped";
+  }
+  testing::S3TestServerOptions server_options;
+  server_options.buckets = {"pub"};
+  server_options.allow_anonymous = true;
+  auto server = S3TestServer::Start(server_options);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  const auto local = std::filesystem::temp_directory_path() / ("strata_s3_anon_" + std::to_string(::getpid()));
+  std::ofstream(local, std::ios::binary) << "public bytes";
+  ASSERT_TRUE((*server)->PutFile("pub", "open.txt", local.string()).ok());
+  std::filesystem::remove(local);
+  S3Options options;
+  options.endpoint_url = (*server)->endpoint();
+  options.anonymous = true;
+  auto client = S3Client::Make(options);
+  ASSERT_TRUE(client.ok());
+  auto source = S3Source::Open(*client, "s3://pub/open.txt");
+  ASSERT_TRUE(source.ok()) << source.status().ToString();
+  std::string got(12, '\0');
+  ASSERT_TRUE((*source)->ReadAt(0, 12, reinterpret_cast<uint8_t*>(got.data())).ok());
+  EXPECT_EQ(got, "public bytes");
+  // The proxy saw unsigned requests (HEAD and GET), and let them through.
+  const std::string stats = *(*server)->Stats();
+  const size_t at = stats.find("\"anonymous\":");
+  ASSERT_NE(at, std::string::npos) << stats;
+  EXPECT_GE(std::atoi(stats.c_str() + at + 12), 2) << stats;
+}
+
 }  // namespace
 }  // namespace strata::s3
