@@ -191,6 +191,23 @@ TEST_F(S3ServerTest, ThrottlingAndDroppedConnectionsAreRetried) {
   EXPECT_NE(status.message().find("after 4 attempts"), std::string::npos) << status.ToString();
 }
 
+TEST_F(S3ServerTest, ATimedOutRequestIsRetried) {
+  const std::string bytes = RandomBytes(10'000, 12);
+  Upload("slow.bin", bytes);
+  S3Options options = Options();
+  options.http.request_timeout_ms = 300;
+  auto client = Client(options);
+  auto source = S3Source::Open(client, "s3://data/slow.bin");
+  ASSERT_TRUE(source.ok());
+  // The first GET answers after 3 s: past the 300 ms limit, so it is abandoned and sent again.
+  ASSERT_TRUE(server_->SetFaults(R"({"rules":[{"method":"GET","action":"delay","delay_ms":3000,"times":1}]})").ok());
+  std::string got(bytes.size(), '\0');
+  const Status status = (*source)->ReadAt(0, static_cast<int64_t>(bytes.size()), reinterpret_cast<uint8_t*>(got.data()));
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  EXPECT_EQ(got, bytes);
+  EXPECT_EQ(client->retry_count(), 1);
+}
+
 TEST_F(S3ServerTest, SmallOutputIsOnePutAndLargeOutputAMultipartUpload) {
   const std::string small = RandomBytes(1000, 5);
   ASSERT_TRUE(WriteObject("s3://data/out/small.bin", small, 100).ok());
