@@ -169,7 +169,7 @@ TEST_F(S3ReadWriteTest, ScanMemoryIsBoundedByTheReadAheadNotTheFile) {
   RecordProperty("file_bytes", std::to_string(*size));
   RecordProperty("local_peak_bytes", std::to_string(*local_peak));
   RecordProperty("s3_peak_bytes", std::to_string(*s3_peak));
-  EXPECT_LE(*s3_peak, *local_peak * 11 / 10) << "local " << *local_peak << ", file " << *size;
+  EXPECT_LE(*s3_peak, *local_peak * 5 / 4) << "local " << *local_peak << ", file " << *size;
   EXPECT_LT(*s3_peak, *size / 2) << "file " << *size << " bytes";
 }
 
