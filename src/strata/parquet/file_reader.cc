@@ -31,6 +31,9 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<RandomAcces
   if (options.read_ahead_row_groups < 0) {
     return Status::Invalid("read_ahead_row_groups must be >= 0, got {}", options.read_ahead_row_groups);
   }
+  if (options.remote_io_threads < 1 || options.remote_io_threads > 64) {
+    return Status::Invalid("remote_io_threads must be 1..64, got {}", options.remote_io_threads);
+  }
   auto reader = std::unique_ptr<FileReader>(new FileReader());
   reader->source_ = std::move(source);
   reader->pool_ = pool;
@@ -259,8 +262,11 @@ Result<std::unique_ptr<BatchReader>> FileReader::ReadBatches(const BatchReadOpti
   }
   reader->schema_ = std::make_shared<Schema>(std::move(fields), descriptor_->schema()->metadata());
   const std::string& name = source_->name();
-  if (options_.pre_buffer.value_or(IsRemoteLocation(name)) && !reader->row_groups_.empty()) {
-    STRATA_ASSIGN_OR_RETURN(reader->cache_, ReadRangeCache::Make(source_, pool_, options_.cache));
+  const bool remote = IsRemoteLocation(name);
+  if (options_.pre_buffer.value_or(remote) && !reader->row_groups_.empty()) {
+    ReadRangeCacheOptions cache = options_.cache;
+    if (remote) cache.io_threads = options_.remote_io_threads;
+    STRATA_ASSIGN_OR_RETURN(reader->cache_, ReadRangeCache::Make(source_, pool_, cache));
   }
   return reader;
 }
