@@ -174,4 +174,23 @@ int64_t S3TestServer::LoggedRequests() const {
   return CountLines(state_dir_ + "/requests.log");
 }
 
+void SuiteS3TestServer::Start(const S3TestServerOptions& options) {
+  if (!S3TestServer::Available()) return;
+  auto server = S3TestServer::Start(options);
+  if (server.ok()) {
+    server_ = std::move(server).MoveValueUnsafe();
+  } else {
+    start_error_ = server.status().ToString();
+  }
+}
+
+std::string SuiteS3TestServer::Unavailable(bool* failure) const {
+  *failure = true;
+  if (server_ != nullptr) return "";
+  if (!start_error_.empty()) return "the S3 test server did not start: " + start_error_;
+  const char* ci = std::getenv("CI");
+  *failure = ci != nullptr && std::string_view(ci) == "true";
+  return "node or node_modules/s3rver missing (npm ci): the S3 tests cannot run";
+}
+
 }  // namespace strata::testing

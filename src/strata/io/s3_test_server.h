@@ -79,4 +79,32 @@ class S3TestServer {
   int port_;
 };
 
+// One server for a test suite (SetUpTestSuite starts it, TearDownTestSuite stops it), and why
+// a test cannot run when it is not there: a start that failed, or node and the npm packages
+// missing, which is a failure under CI=true and a skip elsewhere.
+class SuiteS3TestServer {
+ public:
+  void Start(const S3TestServerOptions& options);
+  void Stop() { server_.reset(); }
+  S3TestServer* get() const { return server_.get(); }
+  // "" when the server runs; otherwise the reason, with *failure set when it must fail the test.
+  std::string Unavailable(bool* failure) const;
+
+ private:
+  std::unique_ptr<S3TestServer> server_;
+  std::string start_error_;
+};
+
 }  // namespace strata::testing
+
+// Skips (or fails, see SuiteS3TestServer) a test when the server cannot run.
+#define STRATA_REQUIRE_S3_SERVER(suite)             \
+  do {                                              \
+    bool failure = false;                           \
+    const std::string why = (suite).Unavailable(&failure); \
+    if (!why.empty()) {                             \
+      if (failure) FAIL() << why;                   \
+      GTEST_SKIP() << why;                          \
+    }                                               \
+  } while (false)
+

@@ -28,35 +28,24 @@ class S3ReadWriteTest : public ::testing::Test {
     dir_ = new std::filesystem::path(std::filesystem::temp_directory_path() /
                                      ("strata_parquet_s3_" + std::to_string(::getpid())));
     std::filesystem::create_directories(*dir_);
-    if (!S3TestServer::Available()) return;
     strata::testing::S3TestServerOptions options;
     options.buckets = {"lake"};
-    auto server = S3TestServer::Start(options);
-    if (!server.ok()) {
-      start_error_ = new std::string(server.status().ToString());
-      return;
-    }
-    server_ = std::move(server).MoveValueUnsafe().release();
+    suite_.Start(options);
+    server_ = suite_.get();
+    if (server_ == nullptr) return;
     ::setenv("AWS_ENDPOINT_URL", server_->endpoint().c_str(), 1);
     ::setenv("AWS_ACCESS_KEY_ID", server_->access_key().c_str(), 1);
     ::setenv("AWS_SECRET_ACCESS_KEY", server_->secret_key().c_str(), 1);
     ::setenv("AWS_REGION", server_->region().c_str(), 1);
   }
   static void TearDownTestSuite() {
-    delete server_;
+    suite_.Stop();
     server_ = nullptr;
     std::error_code ignored;
     std::filesystem::remove_all(*dir_, ignored);
     delete dir_;
-    delete start_error_;
   }
-  void SetUp() override {
-    if (server_ != nullptr) return;
-    if (start_error_ != nullptr) FAIL() << "the S3 test server did not start: " << *start_error_;
-    const char* ci = std::getenv("CI");
-    if (ci != nullptr && std::string_view(ci) == "true") FAIL() << "CI=true requires the S3 tests (npm ci)";
-    GTEST_SKIP() << "node or node_modules/s3rver missing (npm ci): S3 tests skipped";
-  }
+  void SetUp() override { STRATA_REQUIRE_S3_SERVER(suite_); }
 
   static Result<std::shared_ptr<Table>> ReadAll(const std::string& location, MemoryPool* pool,
                                                 const FileReaderOptions& options = {}) {
@@ -64,9 +53,9 @@ class S3ReadWriteTest : public ::testing::Test {
     return reader->ReadTable();
   }
 
+  static inline strata::testing::SuiteS3TestServer suite_;
   static inline S3TestServer* server_ = nullptr;
   static inline std::filesystem::path* dir_ = nullptr;
-  static inline std::string* start_error_ = nullptr;
 };
 
 // Every parquet-testing file reads the same from S3 as from disk (pre-buffered, the default for

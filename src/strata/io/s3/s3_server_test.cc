@@ -21,11 +21,6 @@ namespace {
 
 using strata::testing::S3TestServer;
 
-bool InCI() {
-  const char* ci = std::getenv("CI");
-  return ci != nullptr && std::string_view(ci) == "true";
-}
-
 std::string RandomBytes(size_t size, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::string bytes(size, '\0');
@@ -39,32 +34,21 @@ class S3ServerTest : public ::testing::Test {
     dir_ = new std::filesystem::path(std::filesystem::temp_directory_path() /
                                      ("strata_s3_test_" + std::to_string(::getpid())));
     std::filesystem::create_directories(*dir_);
-    if (!S3TestServer::Available()) return;
     testing::S3TestServerOptions options;
     options.buckets = {"data", "other"};
-    auto server = S3TestServer::Start(options);
-    if (server.ok()) {
-      server_ = std::move(server).MoveValueUnsafe().release();
-    } else {
-      start_error_ = new std::string(server.status().ToString());
-    }
+    suite_.Start(options);
+    server_ = suite_.get();
   }
   static void TearDownTestSuite() {
-    delete server_;
+    suite_.Stop();
     server_ = nullptr;
     std::error_code ignored;
     std::filesystem::remove_all(*dir_, ignored);
     delete dir_;
-    delete start_error_;
-    start_error_ = nullptr;
   }
 
   void SetUp() override {
-    if (server_ == nullptr) {
-      if (start_error_ != nullptr) FAIL() << "the S3 test server did not start: " << *start_error_;
-      if (InCI()) FAIL() << "node or the npm packages are missing, and CI=true requires the S3 tests";
-      GTEST_SKIP() << "node or node_modules/s3rver missing (npm ci): S3 tests skipped";
-    }
+    STRATA_REQUIRE_S3_SERVER(suite_);
     ASSERT_TRUE(server_->Reset().ok());
   }
 
@@ -110,9 +94,9 @@ class S3ServerTest : public ::testing::Test {
     return uploads.ok() && uploads->substr(0, uploads->find_last_not_of(" \n") + 1) == "[]";
   }
 
+  static inline testing::SuiteS3TestServer suite_;
   static inline S3TestServer* server_ = nullptr;
   static inline std::filesystem::path* dir_ = nullptr;
-  static inline std::string* start_error_ = nullptr;
   static inline int counter_ = 0;
 };
 
@@ -300,19 +284,17 @@ TEST_F(S3ServerTest, SequentialStreamReadsTheObjectInChunks) {
 }
 
 TEST(S3SessionTokenTest, TemporaryCredentialsSignTheirToken) {
-  if (!S3TestServer::Available()) {
-    if (InCI()) FAIL() << "CI=true requires the S3 tests";
-    GTEST_SKIP() << "node or node_modules/s3rver missing (npm ci): S3 tests skipped";
-  }
   testing::S3TestServerOptions server_options;
   server_options.buckets = {"tok"};
   server_options.session_token = "FwoGZXIvYXdzEXAMPLETOKEN//+=";
-  auto server = S3TestServer::Start(server_options);
-  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  testing::SuiteS3TestServer suite;  // a server of its own, with other settings
+  suite.Start(server_options);
+  STRATA_REQUIRE_S3_SERVER(suite);
+  S3TestServer* server = suite.get();
   S3Options options;
-  options.endpoint_url = (*server)->endpoint();
-  options.access_key_id = (*server)->access_key();
-  options.secret_access_key = (*server)->secret_key();
+  options.endpoint_url = server->endpoint();
+  options.access_key_id = server->access_key();
+  options.secret_access_key = server->secret_key();
   options.session_token = server_options.session_token;
   auto client = S3Client::Make(options);
   ASSERT_TRUE(client.ok());
@@ -327,21 +309,19 @@ TEST(S3SessionTokenTest, TemporaryCredentialsSignTheirToken) {
 }
 
 TEST(S3AnonymousTest, PublicBucketsReadWithoutCredentials) {
-  if (!S3TestServer::Available()) {
-    if (InCI()) FAIL() << "CI=true requires the S3 tests";
-    GTEST_SKIP() << "node or node_modules/s3rver missing (npm ci): S3 tests skipped";
-  }
   testing::S3TestServerOptions server_options;
   server_options.buckets = {"pub"};
   server_options.allow_anonymous = true;
-  auto server = S3TestServer::Start(server_options);
-  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  testing::SuiteS3TestServer suite;  // a server of its own, with other settings
+  suite.Start(server_options);
+  STRATA_REQUIRE_S3_SERVER(suite);
+  S3TestServer* server = suite.get();
   const auto local = std::filesystem::temp_directory_path() / ("strata_s3_anon_" + std::to_string(::getpid()));
   std::ofstream(local, std::ios::binary) << "public bytes";
-  ASSERT_TRUE((*server)->PutFile("pub", "open.txt", local.string()).ok());
+  ASSERT_TRUE(server->PutFile("pub", "open.txt", local.string()).ok());
   std::filesystem::remove(local);
   S3Options options;
-  options.endpoint_url = (*server)->endpoint();
+  options.endpoint_url = server->endpoint();
   options.anonymous = true;
   auto client = S3Client::Make(options);
   ASSERT_TRUE(client.ok());
@@ -351,7 +331,7 @@ TEST(S3AnonymousTest, PublicBucketsReadWithoutCredentials) {
   ASSERT_TRUE((*source)->ReadAt(0, 12, reinterpret_cast<uint8_t*>(got.data())).ok());
   EXPECT_EQ(got, "public bytes");
   // The proxy saw unsigned requests (HEAD and GET), and let them through.
-  const std::string stats = *(*server)->Stats();
+  const std::string stats = *server->Stats();
   const size_t at = stats.find("\"anonymous\":");
   ASSERT_NE(at, std::string::npos) << stats;
   EXPECT_GE(std::atoi(stats.c_str() + at + 12), 2) << stats;
