@@ -10,6 +10,17 @@
 
 namespace strata {
 
+namespace {
+
+Status RemoveLocalFile(const std::string& path) {
+  std::error_code error;
+  std::filesystem::remove(path, error);
+  if (error) return Status::IOError("cannot remove '{}': {}", path, error.message());
+  return Status::OK();
+}
+
+}  // namespace
+
 LocationKind KindOfLocation(std::string_view location) {
   if (location.substr(0, 7) == "http://" || location.substr(0, 8) == "https://") return LocationKind::kHttp;
   if (location.substr(0, 5) == "s3://") return LocationKind::kS3;
@@ -74,10 +85,7 @@ Status DeleteLocation(const std::string& location, const StorageOptions& options
     case LocationKind::kLocal:
       break;
   }
-  std::error_code error;
-  std::filesystem::remove(location, error);
-  if (error) return Status::IOError("cannot remove '{}': {}", location, error.message());
-  return Status::OK();
+  return RemoveLocalFile(location);
 }
 
 #else
@@ -86,10 +94,7 @@ Status DeleteLocation(const std::string& location, const StorageOptions&) {
   if (IsRemoteLocation(location)) {
     return Status::NotImplemented("this strata was built without libcurl: cannot delete '{}'", location);
   }
-  std::error_code error;
-  std::filesystem::remove(location, error);
-  if (error) return Status::IOError("cannot remove '{}': {}", location, error.message());
-  return Status::OK();
+  return RemoveLocalFile(location);
 }
 
 Result<std::shared_ptr<RandomAccessSource>> OpenInputLocation(const std::string& location,

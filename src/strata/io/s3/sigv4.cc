@@ -152,8 +152,12 @@ Signature Sign(const SignableRequest& request, const SigningContext& context) {
   const std::string key = DeriveSigningKey({context.secret_access_key, date, context.region, context.service});
   const std::string mac = Hmac(key, out.string_to_sign);
   out.signature = Hex(reinterpret_cast<const unsigned char*>(mac.data()), mac.size());
+  // The signed header names are the canonical request's next-to-last line.
+  const size_t names_end = out.canonical_request.rfind('\n');
+  const size_t names_begin = out.canonical_request.rfind('\n', names_end - 1) + 1;
+  const std::string_view names = std::string_view(out.canonical_request).substr(names_begin, names_end - names_begin);
   out.authorization = fmt::format("AWS4-HMAC-SHA256 Credential={}/{}, SignedHeaders={}, Signature={}",
-                                  context.access_key_id, scope, SignedHeaderNames(request), out.signature);
+                                  context.access_key_id, scope, names, out.signature);
   return out;
 }
 
