@@ -10,7 +10,7 @@
 
 #include <strata/csv/reader.h>
 #include <strata/memory/memory_pool.h>
-#include <strata/parquet/file_reader.h>
+#include <strata/parquet/read/file_reader.h>
 #include <strata/version.h>
 
 namespace {

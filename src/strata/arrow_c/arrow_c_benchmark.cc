@@ -52,7 +52,7 @@
 #include "strata/arrow_c/import.h"
 #include "strata/arrow_c/stream.h"
 #include "strata/memory/memory_pool.h"
-#include "strata/parquet/file_reader.h"
+#include "strata/parquet/read/file_reader.h"
 #include "strata/testing/benchmark_memory.h"
 
 // ---- counting global operator new (this binary only) -----------------------------------

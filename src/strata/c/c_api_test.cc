@@ -20,7 +20,7 @@
 #include "strata/array/array.h"
 #include "strata/arrow_c/stream.h"
 #include "strata/memory/memory_pool.h"
-#include "strata/parquet/file_reader.h"
+#include "strata/parquet/read/file_reader.h"
 
 namespace strata {
 namespace {

@@ -19,9 +19,9 @@
 #include "strata/expr/bind.h"
 #include "strata/expr/parser.h"
 #include "strata/memory/memory_pool.h"
-#include "strata/parquet/arrow_stream.h"
-#include "strata/parquet/file_reader.h"
-#include "strata/parquet/file_writer.h"
+#include "strata/parquet/read/arrow_stream.h"
+#include "strata/parquet/read/file_reader.h"
+#include "strata/parquet/write/file_writer.h"
 
 #ifndef STRATA_VERSION
 #define STRATA_VERSION "0.0.0"

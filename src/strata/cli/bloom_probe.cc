@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "strata/cli/meta_format.h"
-#include "strata/parquet/chunk_decryption.h"
+#include "strata/parquet/read/chunk_decryption.h"
 #include "strata/parquet/encoding/encoding.h"
 #include "strata/parquet/stats/bloom_filter.h"
 

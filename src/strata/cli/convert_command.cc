@@ -20,7 +20,7 @@
 #include "strata/ipc/ipc_writer.h"
 #include "strata/memory/malloc_tuning.h"
 #include "strata/memory/memory_pool.h"
-#include "strata/parquet/file_writer.h"
+#include "strata/parquet/write/file_writer.h"
 #include "strata/io/location.h"
 
 namespace strata::cli {

@@ -13,7 +13,7 @@
 #include "strata/csv/reader.h"
 #include "strata/expr/bind.h"
 #include "strata/expr/parser.h"
-#include "strata/parquet/file_reader.h"
+#include "strata/parquet/read/file_reader.h"
 #include "strata/io/location.h"
 
 namespace strata::cli {

@@ -16,7 +16,7 @@
 #include <CLI/CLI.hpp>
 
 #include "strata/parquet/encryption/decryption_options.h"
-#include "strata/parquet/filtered_reader.h"
+#include "strata/parquet/filter/filtered_reader.h"
 #include "strata/parquet/schema.h"
 #include "strata/util/result.h"
 

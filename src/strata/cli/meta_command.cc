@@ -16,7 +16,7 @@
 #include "strata/cli/meta_format.h"
 #include "strata/cli/page_index_format.h"
 #include "strata/io/random_access_source.h"
-#include "strata/parquet/chunk_decryption.h"
+#include "strata/parquet/read/chunk_decryption.h"
 #include "strata/parquet/thrift/footer.h"
 #include "strata/io/location.h"
 

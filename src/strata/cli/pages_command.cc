@@ -14,8 +14,8 @@
 #include "strata/cli/command.h"
 #include "strata/cli/encryption_cli_options.h"
 #include "strata/memory/memory_pool.h"
-#include "strata/parquet/file_reader.h"
-#include "strata/parquet/page_reader.h"
+#include "strata/parquet/read/file_reader.h"
+#include "strata/parquet/read/page_reader.h"
 
 namespace strata::cli {
 namespace {

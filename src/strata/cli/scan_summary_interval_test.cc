@@ -18,9 +18,9 @@
 #include "strata/array/record_batch.h"
 #include "strata/cli/scan_summary.h"
 #include "strata/cli/value_format.h"
-#include "strata/parquet/duckdb_fixture.h"
-#include "strata/parquet/file_reader.h"
-#include "strata/parquet/file_writer.h"
+#include "strata/parquet/testing/duckdb_fixture.h"
+#include "strata/parquet/read/file_reader.h"
+#include "strata/parquet/write/file_writer.h"
 #include "strata/testing/test_data.h"
 
 namespace strata::cli {

@@ -17,7 +17,7 @@
 #include "strata/dataset/partitioning.h"
 #include "strata/dataset/schema_unification.h"
 #include "strata/expr/expression.h"
-#include "strata/parquet/filtered_reader.h"
+#include "strata/parquet/filter/filtered_reader.h"
 
 namespace strata::dataset {
 

@@ -6,7 +6,7 @@
 
 #include "strata/dataset/dataset_test_util.h"
 #include "strata/expr/parser.h"
-#include "strata/parquet/duckdb_fixture.h"
+#include "strata/parquet/testing/duckdb_fixture.h"
 #include "strata/testing/test_data.h"
 
 namespace strata::dataset {

@@ -15,7 +15,7 @@
 #include "strata/array/binary_builder.h"
 #include "strata/array/primitive_builder.h"
 #include "strata/array/record_batch.h"
-#include "strata/parquet/file_writer.h"
+#include "strata/parquet/write/file_writer.h"
 
 namespace strata::dataset::testing {
 

@@ -11,8 +11,8 @@
 
 #include "strata/array/record_batch.h"
 #include "strata/expr/predicate.h"
-#include "strata/parquet/file_reader.h"
-#include "strata/parquet/filtered_reader.h"
+#include "strata/parquet/read/file_reader.h"
+#include "strata/parquet/filter/filtered_reader.h"
 
 namespace strata::dataset {
 

@@ -11,7 +11,7 @@
 
 #include "strata/dataset/discovery.h"
 #include "strata/memory/memory_pool.h"
-#include "strata/parquet/file_reader.h"
+#include "strata/parquet/read/file_reader.h"
 #include "strata/types/schema.h"
 #include "strata/util/result.h"
 

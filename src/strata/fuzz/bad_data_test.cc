@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "strata/parquet/file_reader.h"
+#include "strata/parquet/read/file_reader.h"
 #include "strata/testing/test_data.h"
 
 namespace strata::parquet {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "strata/array/validate.h"
-#include "strata/parquet/file_reader.h"
+#include "strata/parquet/read/file_reader.h"
 #include "strata/testing/test_data.h"
 
 namespace strata {

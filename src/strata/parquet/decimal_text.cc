@@ -3,7 +3,7 @@
 #include <cstring>
 #include <limits>
 
-#include "strata/parquet/value_conversion.h"
+#include "strata/parquet/read/value_conversion.h"
 
 namespace strata::parquet {
 namespace {

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "strata/array/validate.h"
-#include "strata/parquet/file_reader.h"
+#include "strata/parquet/read/file_reader.h"
 #include "strata/parquet/testing/file_builder.h"
-#include "strata/parquet/writer_test_util.h"
+#include "strata/parquet/write/writer_test_util.h"
 
 namespace strata::parquet {
 namespace {

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "strata/parquet/decimal_text.h"
-#include "strata/parquet/geoarrow_metadata.h"
-#include "strata/parquet/variant_column.h"
+#include "strata/parquet/geo/geoarrow_metadata.h"
+#include "strata/parquet/variant/variant_column.h"
 #include "strata/variant/variant_extension.h"
 
 #include "strata/parquet/thrift/heap_bytes.h"

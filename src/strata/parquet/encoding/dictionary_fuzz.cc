@@ -9,7 +9,7 @@
 #include "strata/fuzz/fuzz_target.h"
 #include "strata/parquet/encoding/dictionary.h"
 #include "strata/parquet/encoding/rle_bit_packed.h"
-#include "strata/parquet/value_decoder.h"
+#include "strata/parquet/read/value_decoder.h"
 
 namespace strata::parquet {
 namespace {

@@ -5,7 +5,7 @@
 #include "strata/expr/range_pruning.h"
 #include "strata/parquet/decimal_text.h"
 #include "strata/parquet/encoding/dictionary.h"
-#include "strata/parquet/page_reader.h"
+#include "strata/parquet/read/page_reader.h"
 
 namespace strata::parquet::filter {
 namespace {

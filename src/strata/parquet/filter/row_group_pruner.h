@@ -12,7 +12,7 @@
 
 #include "strata/expr/predicate.h"
 #include "strata/parquet/encoding/dictionary.h"
-#include "strata/parquet/file_reader.h"
+#include "strata/parquet/read/file_reader.h"
 #include "strata/parquet/filter/predicate_values.h"
 #include "strata/parquet/filter/row_ranges.h"
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "strata/io/random_access_source.h"
-#include "strata/parquet/file_reader.h"
+#include "strata/parquet/read/file_reader.h"
 #include "strata/testing/test_data.h"
 
 namespace strata::parquet::testing {

@@ -1,0 +1,257 @@
+// FileReader: the entry point of the Parquet read path. Opens a file (footer, schema) from a
+// path or any RandomAccessSource, and reads record batches of chosen columns and row groups.
+// BatchReader streams: it holds one row group's column readers at a time, so memory is one
+// batch plus each column's page buffers, whatever the file's size (plus the row groups opened
+// ahead with BatchReadOptions::threads and read_ahead_bytes).
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "strata/array/record_batch.h"
+#include "strata/array/table.h"
+#include "strata/expr/evaluate.h"
+#include "strata/io/random_access_source.h"
+#include "strata/io/read_range_cache.h"
+#include "strata/io/s3/s3_options.h"
+#include "strata/parquet/read/column_reader.h"
+#include "strata/parquet/filter/row_ranges.h"
+#include "strata/parquet/read/nested_column_reader.h"
+#include "strata/parquet/read/reader_options.h"
+#include "strata/parquet/schema.h"
+#include "strata/parquet/stats/bloom_filter.h"
+#include "strata/parquet/stats/page_index.h"
+#include "strata/parquet/thrift/footer.h"
+
+namespace strata::exec {
+class ThreadPool;
+template <typename T>
+class OrderedTaskQueue;
+}  // namespace strata::exec
+
+namespace strata::parquet {
+
+struct FileReaderOptions {
+  FooterReadOptions footer;
+  PageReadOptions pages;
+  // How the schema maps to strata types (INT96's unit).
+  SchemaOptions schema;
+  // Pre-buffering: the column chunks a row group needs are coalesced into few large reads,
+  // fetched ahead on a small I/O pool, and released as soon as the row group is decoded
+  // (ranges merged across row groups when the last of them is). Unset: on for remote sources
+  // (names starting http://, https:// or s3://), where requests are expensive, off for local files,
+  // where the OS page cache already reads ahead (see read_range_cache_benchmark).
+  std::optional<bool> pre_buffer;
+  // Row groups fetched ahead of the one being decoded (pre-buffering only).
+  int read_ahead_row_groups = 1;
+  ReadRangeCacheOptions cache;
+  // The cache's fetch threads for a remote source (http(s)://, s3://), in place of
+  // cache.io_threads: a request there waits on the network's latency, not on a disk or the
+  // CPU. scripts/bench-s3, lineitem's two-column projection at 50 ms per request: 2.98 s with
+  // 2 threads, 1.75 s with 4, 0.83 s with 16. The pool's peak does not change (the threads
+  // fetch only the ranges the pre-buffer window registered), but each fetching thread gets a
+  // malloc arena of its own that keeps freed entries: a full scan's RSS was 66 MB with 2,
+  // about 95 MB with 4 and 146 MB with 16. 4 until entries are allocated by the registering
+  // thread instead.
+  int remote_io_threads = 4;
+  // OpenFile of an s3:// URL: endpoint, region and credentials (what is left empty comes from
+  // the environment and ~/.aws, as AWS's tools do).
+  s3::S3Options s3;
+};
+
+class BatchReader {
+ public:
+  // Waits for the row groups being opened ahead on the pool.
+  ~BatchReader();
+  BatchReader(const BatchReader&) = delete;
+  BatchReader& operator=(const BatchReader&) = delete;
+
+  // The next batch, or nullptr after the last one. Each batch's arrays own their buffers
+  // (from the reader's pool); the reader keeps nothing of a returned batch.
+  Result<std::shared_ptr<RecordBatch>> Next();
+
+  // Every batch Next() would return, each handed to `consume(position, batch)`, where position
+  // indexes the row groups read (BatchReadOptions::row_groups, else every row group). For
+  // consumers that do not need file order (a scan's summary): with threads != 1, no pre-buffer
+  // cache and no row filter, row groups are decoded at once, up to `threads` of them, each by
+  // one task that hands its batches to `consume` in order on the thread that decoded them (so
+  // they are still in its core's cache). `consume` must then be safe to call from several
+  // threads at once, for different positions. Otherwise this is Next() in a loop, on this
+  // thread (also when Next() has been called already: the rest follows in order). Memory: the
+  // running row groups' readers and batches, started while their compressed chunks hold at
+  // most row_groups_at_once_bytes together (no read-ahead beyond them). The batches are
+  // Next()'s; an error is the one Next() would stop at (the first row group's in file order,
+  // consume's included). Next() returns the end afterwards.
+  using BatchConsumer = std::function<Status(size_t position, std::shared_ptr<RecordBatch> batch)>;
+  Status ForEachBatch(const BatchConsumer& consume);
+
+  const std::shared_ptr<Schema>& schema() const { return schema_; }
+  // Page buffers, dictionaries and scratch held by the current row group's column readers.
+  int64_t memory_size() const;
+
+  // Late materialisation (FilteredBatchReader, filter/filtered_reader.h). With a row filter,
+  // NextFiltered() decodes the filter fields of a batch first and asks `select` which rows to
+  // keep; the other fields then decode only batches that keep a row, and skip the others.
+  // Rows outside a row group's `candidate_rows` (the page index's answer) are skipped by every
+  // field.
+  struct RowFilter {
+    std::vector<size_t> filter_positions;  // positions among the selected fields, decoded first
+    std::function<Result<filter::RowRanges>(int row_group)> candidate_rows;  // null: every row
+    std::function<Result<expr::Selection>(const std::vector<Array>& filter_columns, int64_t rows)> select;
+  };
+  struct FilteredBatch {
+    std::shared_ptr<RecordBatch> batch;  // every selected field; null after the last batch
+    expr::Selection selection;           // the rows of `batch` to keep (selected > 0)
+  };
+  void SetRowFilter(RowFilter filter);
+  Result<FilteredBatch> NextFiltered();
+  // Rows the filter fields decoded, and rows skipped unread by every field.
+  int64_t rows_decoded() const { return rows_decoded_; }
+  int64_t rows_skipped() const { return rows_skipped_; }
+  // Data pages the column readers passed over undecoded (SkipRows), over every row group.
+  int64_t pages_skipped() const;
+
+ private:
+  friend class FileReader;
+  // One row group's column readers (per selected field a flat reader or a nested one), and
+  // where its batches stand.
+  struct OpenedRowGroup {
+    std::vector<std::unique_ptr<ColumnReader>> readers;
+    std::vector<std::unique_ptr<NestedColumnReader>> nested_readers;
+    int64_t rows_left = 0;  // rows not returned yet, the carried ones included
+    // Rows some columns read beyond the last batch (another column was cut short at 2 GiB),
+    // and the next batch's length: the shortest of them.
+    std::vector<std::optional<Array>> carry;
+    int64_t carry_rows = 0;
+  };
+
+  BatchReader() = default;
+  // Makes row_groups_[index] the current row group.
+  Status OpenRowGroup(size_t index);
+  // The readers of `row_group`'s selected fields. Reads only what ReadBatches() set up, so it
+  // may run on the pool while the current row group is decoded.
+  Result<std::unique_ptr<OpenedRowGroup>> OpenReaders(int row_group, bool parallel_fields = true) const;
+  // The next batch of `group` (rows_left > 0), its fields decoded as tasks when parallel_fields.
+  Result<std::shared_ptr<RecordBatch>> ReadRowGroupBatch(OpenedRowGroup* group, bool parallel_fields) const;
+  // ForEachBatch's task: row_groups_[position] opened, read and consumed on this thread.
+  Status ConsumeRowGroup(size_t position, bool parallel_fields, const BatchConsumer& consume) const;
+  Status OpenField(int row_group, size_t field_position, OpenedRowGroup* out) const;
+  // Starts opening the row groups after `index` on the pool, within read_ahead_bytes.
+  void ReadAhead(size_t index);
+  // fn(0) .. fn(count - 1): on the calling thread (threads 1), else as tasks of one TaskGroup.
+  // Every task runs and the lowest position's error is returned, so it does not depend on
+  // scheduling (a serial run stops at that error).
+  // parallel false: always on the calling thread.
+  Status ForEachField(size_t count, const std::function<Status(size_t)>& fn, bool parallel = true) const;
+  // The page reader of `column`'s chunk in `row_group`; errors name file, column, row group.
+  Result<std::unique_ptr<PageReader>> OpenPages(int row_group, int column) const;
+  // The source page readers read from: the pre-buffer cache when there is one.
+  RandomAccessSource* source() const;
+  // Asks the cache for the chunks of row_groups_[first .. first + count).
+  Status PreBuffer(size_t first, size_t count);
+  void ReleaseRowGroup(int row_group);
+  Result<std::unique_ptr<NestedColumnReader>> OpenNestedField(int row_group, size_t field_position) const;
+  // Filtered reads (batch_reader_filter.cc): opens row groups until one has rows left to read.
+  Result<bool> AdvanceFilteredRowGroup();
+  // Skips `rows` rows of the fields at `positions` (carried rows first).
+  Status SkipFields(const std::vector<size_t>& positions, int64_t rows);
+  // Decodes `rows` rows of the fields at `positions` into columns[position].
+  Status ReadFields(const std::vector<size_t>& positions, int64_t rows, std::vector<Array>* columns);
+
+  class FileReader* file_ = nullptr;
+  BatchReadOptions options_;
+  exec::ThreadPool* cpu_pool_ = nullptr;  // null: decode on the calling thread
+  int threads_ = 1;                       // options_.threads resolved against cpu_pool_
+  std::vector<int> fields_;      // selected top-level fields
+  std::vector<int> row_groups_;  // to read, in order
+  std::shared_ptr<Schema> schema_;
+  std::vector<TypePtr> output_types_;
+  size_t next_row_group_ = 0;
+  int current_row_group_ = -1;
+  // The current row group's readers and batch state. Per selected field, one of: a flat
+  // column reader, or (nested fields, which have an assembly plan, made once) a nested reader.
+  OpenedRowGroup current_;
+  std::shared_ptr<ReadRangeCache> cache_;
+  size_t pre_buffered_ = 0;  // row_groups_[0 .. pre_buffered_) have been handed to the cache
+  std::vector<std::unique_ptr<AssemblyPlan>> plans_;
+  // Read-ahead: row_groups_[next_row_group_ .. ahead_end_) are being opened on the pool, in
+  // order; ahead_bytes_ holds each one's selected chunk bytes.
+  std::unique_ptr<exec::OrderedTaskQueue<std::unique_ptr<OpenedRowGroup>>> ahead_;
+  std::deque<int64_t> ahead_bytes_;
+  int64_t ahead_total_bytes_ = 0;
+  size_t ahead_end_ = 0;
+  // Filtered reads: the filter, the other fields' positions, the current row group's
+  // candidate rows and the next one among them.
+  std::optional<RowFilter> row_filter_;
+  std::vector<size_t> other_positions_;
+  filter::RowRanges candidates_;
+  size_t next_candidate_ = 0;
+  int64_t rows_decoded_ = 0;
+  int64_t rows_skipped_ = 0;
+  int64_t pages_skipped_done_ = 0;  // of the row groups already released
+};
+
+class FileReader {
+ public:
+  // The footer's metadata and the schema descriptor live on the C++ heap but stay charged to
+  // `pool` (bytes in use, peak, limit) while the reader lives; past the pool's limit, Open
+  // fails with OutOfMemory naming the file.
+  static Result<std::unique_ptr<FileReader>> Open(std::shared_ptr<RandomAccessSource> source, MemoryPool* pool,
+                                                  const FileReaderOptions& options = {});
+  static Result<std::unique_ptr<FileReader>> OpenFile(const std::string& path, MemoryPool* pool,
+                                                      const FileReaderOptions& options = {});
+
+  const FileMetaData& metadata() const { return footer_.metadata; }
+  const FileFooter& footer() const { return footer_; }
+  const SchemaDescriptor& descriptor() const { return *descriptor_; }
+  const std::shared_ptr<Schema>& schema() const { return descriptor_->schema(); }
+  int num_row_groups() const { return static_cast<int>(footer_.metadata.row_groups.size()); }
+  // Rows stored in the row groups (the footer's num_rows can disagree; this is what is read).
+  int64_t num_rows() const;
+  RandomAccessSource& source() const { return *source_; }
+  MemoryPool* pool() const { return pool_; }
+  const FileReaderOptions& options() const { return options_; }
+
+  // Batches of the chosen fields and row groups; see BatchReadOptions.
+  Result<std::unique_ptr<BatchReader>> ReadBatches(const BatchReadOptions& options = {});
+  // Every batch of ReadBatches(options), as one table chunked along the batches.
+  Result<std::shared_ptr<Table>> ReadTable(const BatchReadOptions& options = {});
+
+  // The chunk of `column` in `row_group`, checked against the schema and the file's size.
+  Result<ColumnChunkLocation> ChunkLocation(int row_group, int column) const;
+
+  // What lies beyond the pages of `column`'s chunk in `row_group` (leaf column index, as in
+  // ChunkLocation): its page index and Bloom filter, read from the source now (nothing is
+  // cached), decrypted with the column's key when the chunk is encrypted. nullopt / nullptr
+  // when the chunk has none. Invalid for a row group or column out of range, or an encrypted
+  // column whose key was not given; the readers' errors otherwise (stats/page_index.h,
+  // stats/bloom_filter.h). Temporary buffers and the filter's bitset come from pool(); the
+  // filter must not outlive the pool.
+  Result<std::optional<ColumnIndex>> ReadColumnIndex(int row_group, int column) const;
+  Result<std::optional<OffsetIndex>> ReadOffsetIndex(int row_group, int column) const;
+  Result<std::unique_ptr<BloomFilter>> ReadBloomFilter(int row_group, int column) const;
+
+ private:
+  FileReader() = default;
+  Status CheckRowGroups() const;
+  // The chunk the page index and Bloom filter accessors read, and its decryption (null when
+  // the chunk is plaintext).
+  struct ChunkExtrasSource {
+    const ColumnChunk* chunk = nullptr;
+    std::shared_ptr<const ColumnDecryption> decryption;
+  };
+  Result<ChunkExtrasSource> ChunkExtras(int row_group, int column) const;
+
+  std::shared_ptr<RandomAccessSource> source_;
+  MemoryPool* pool_ = nullptr;
+  FileReaderOptions options_;
+  FileFooter footer_;  // its metadata's heap bytes stay charged to pool_ (metadata_charge)
+  std::shared_ptr<SchemaDescriptor> descriptor_;
+  MemoryCharge descriptor_charge_;  // descriptor_->heap_bytes(), charged to pool_
+};
+
+}  // namespace strata::parquet
