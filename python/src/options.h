@@ -6,7 +6,7 @@
 #include "strata/csv/write_options.h"
 #include "strata/parquet/encryption/decryption_options.h"
 #include "strata/parquet/schema.h"
-#include "strata/parquet/writer_options.h"
+#include "strata/parquet/write/writer_options.h"
 #include "strata_py.h"
 
 namespace strata::python {

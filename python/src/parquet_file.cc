@@ -11,9 +11,9 @@
 #include "strata/expr/bind.h"
 #include "strata/expr/parser.h"
 #include "strata/parquet/encoding/encoding.h"
-#include "strata/parquet/file_reader.h"
-#include "strata/parquet/file_writer.h"
-#include "strata/parquet/filtered_reader.h"
+#include "strata/parquet/read/file_reader.h"
+#include "strata/parquet/write/file_writer.h"
+#include "strata/parquet/filter/filtered_reader.h"
 #include "strata_py.h"
 
 namespace strata::python {

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "strata/parquet/file_reader.h"
+#include "strata/parquet/read/file_reader.h"
 #include "strata_py.h"
 
 namespace strata::python {
