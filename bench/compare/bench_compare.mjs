@@ -1,7 +1,8 @@
 // bench-compare: whole-process comparison of strata with DuckDB and Polars (through node).
 // Usage: node bench/compare/bench_compare.mjs [--quick] [--workload NAME[,NAME]] [--runs N (5;
 //        3 with --quick)]
-//        [--data DIR] [--out DIR]; strata is $STRATA_BIN if set, else build/release's.
+//        [--data DIR] [--out DIR] [--before BIN]; strata is $STRATA_BIN if set, else build/release's;
+//        --before (or $STRATA_BEFORE_BIN) adds rows of another strata binary, e.g. a build of main.
 // For each workload: one warm-up run per engine whose output is also the correctness check (all
 // summaries must agree), then N rounds, each running every engine once in turn (A B C A B C...)
 // so drift on the machine hits all engines alike. Medians and the median of per-round ratios
@@ -19,7 +20,7 @@ import { diffSummaries } from '../peers/compare_scan.mjs';
 import { measure, median, summaryOf } from './measure.mjs';
 import { writeCharts, writeMarkdown } from './report.mjs';
 import {
-  commandFor, engineApplies, engines, inputCommand, outputFor, startupCommand, STRATA_BIN, strataAvailable,
+  commandFor, engineApplies, engines, inputCommand, outputFor, startupCommand, STRATA_BEFORE_BIN, STRATA_BIN, strataAvailable,
   strataScanCommand, threadedKind, workloads, writesOutput,
 } from './workloads.mjs';
 
@@ -32,6 +33,7 @@ function parseArgs(argv) {
     else if (arg === '--runs') options.runs = Number(argv[++i]);
     else if (arg === '--data') options.data = argv[++i];
     else if (arg === '--out') options.out = argv[++i];
+    else if (arg === '--before') options.before = argv[++i];
     else {
       console.error(`bench-compare: unknown option ${arg}`);
       process.exit(2);
@@ -211,7 +213,7 @@ function runWorkload(workload, engineList, runs) {
 function main() {
   const options = parseArgs(process.argv.slice(2));
   const started = Date.now();
-  const engineList = engines({ quick: options.quick });
+  const engineList = engines({ quick: options.quick, before: options.before ?? STRATA_BEFORE_BIN });
   const info = machine();
   info.loadAverage = os.loadavg().map((l) => Number(l.toFixed(2)));
   console.log(`bench-compare: ${info.cpu}, ${info.nproc} cores; strata: ${info.strata}; data: ${options.data}; ` +

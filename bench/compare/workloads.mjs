@@ -8,6 +8,9 @@ import path from 'node:path';
 // The strata binary: scripts/build release's, or $STRATA_BIN (e.g. a build of a clean checkout
 // while the working tree holds someone's unfinished changes).
 export const STRATA_BIN = process.env.STRATA_BIN || 'build/release/src/strata/cli/strata';
+// Another strata binary to run beside it, as rows "strata before" at 1 and nproc threads
+// (--before BIN): a change's before and after measured in one run, under the same load.
+export const STRATA_BEFORE_BIN = process.env.STRATA_BEFORE_BIN || null;
 const NODE = process.execPath;
 const SCAN = 'bench/peers/scan_summary.mjs';
 const META = 'bench/peers/read_metadata.mjs';
@@ -86,7 +89,7 @@ export function workloads(dataDir) {
 //                  with --quick, as it is not a peer.
 // With `quick`, the peers run at 1 thread only (the like-for-like rows against strata's
 // baseline at --threads 1), which keeps --quick under 3 minutes on 2 busy cores.
-export function engines({ quick = false } = {}) {
+export function engines({ quick = false, before = STRATA_BEFORE_BIN } = {}) {
   const cores = os.availableParallelism?.() ?? os.cpus().length;
   const scanLike = (w) => w.kind === 'scan' || w.kind === 'project';
   const all = [
@@ -97,6 +100,11 @@ export function engines({ quick = false } = {}) {
     { name: 'strata', label: 'strata', peer: null, threads: cores, appliesTo: threadedKind },
     { name: 'strata', variant: 'nopruning', label: 'strata, --pruning off', peer: null, threads: 1,
       appliesTo: (w) => w.kind === 'filter' },
+    ...(before ? [
+      { name: 'strata', variant: 'before-1t', label: 'strata before', bin: before, peer: null, threads: 1 },
+      { name: 'strata', variant: `before-${cores}t`, label: 'strata before', bin: before, peer: null, threads: cores,
+        appliesTo: threadedKind },
+    ] : []),
     { name: 'duckdb', label: 'duckdb', peer: 'duckdb', threads: 1, appliesTo: (w) => !isIpcKind(w) },
     { name: 'duckdb', label: 'duckdb', peer: 'duckdb', threads: cores, appliesTo: (w) => !isIpcKind(w) },
     { name: 'polars', label: 'polars', peer: 'polars', threads: 1 },
@@ -164,24 +172,25 @@ export function commandFor(engine, workload) {
     return [STRATA_BIN, 'pages', '--json', ...(workload.kind === 'project' ? columns : []), workload.file];
   }
   if (engine.name === 'strata') {
+    const bin = engine.bin ?? STRATA_BIN;
     const prebuf = engine.variant === 'prebuf' ? ['--pre-buffer', 'on'] : [];
     switch (workload.kind) {
-      case 'scan': return [STRATA_BIN, 'scan', '--json', '--stats', '--threads', String(engine.threads), ...prebuf,
+      case 'scan': return [bin, 'scan', '--json', '--stats', '--threads', String(engine.threads), ...prebuf,
         workload.file];
-      case 'project': return [STRATA_BIN, 'scan', '--json', '--stats', '--threads', String(engine.threads), ...prebuf,
+      case 'project': return [bin, 'scan', '--json', '--stats', '--threads', String(engine.threads), ...prebuf,
         ...columns, workload.file];
-      case 'footer': return [STRATA_BIN, 'meta', '--json', workload.file];
+      case 'footer': return [bin, 'meta', '--json', workload.file];
       case 'write': case 'csv_to_parquet':
-        return [STRATA_BIN, 'convert', '--threads', String(engine.threads), workload.file, outputFor(engine, workload)];
+        return [bin, 'convert', '--threads', String(engine.threads), workload.file, outputFor(engine, workload)];
       case 'csv_read':
-        return [STRATA_BIN, 'scan', '--json', '--stats', '--threads', String(engine.threads), workload.file];
+        return [bin, 'scan', '--json', '--stats', '--threads', String(engine.threads), workload.file];
       case 'ipc_write':
-        return [STRATA_BIN, 'convert', '--threads', String(engine.threads), '--ipc-compression', workload.compression,
+        return [bin, 'convert', '--threads', String(engine.threads), '--ipc-compression', workload.compression,
           workload.file, outputFor(engine, workload)];
       case 'ipc_read':
-        return [STRATA_BIN, 'scan', '--json', '--threads', String(engine.threads), workload.file];
+        return [bin, 'scan', '--json', '--threads', String(engine.threads), workload.file];
       case 'filter':
-        return [STRATA_BIN, 'scan', '--json', '--stats', '--threads', String(engine.threads), '--filter', workload.filter,
+        return [bin, 'scan', '--json', '--stats', '--threads', String(engine.threads), '--filter', workload.filter,
           '--columns', FILTER_COLUMNS.join(','), ...(engine.variant === 'nopruning' ? ['--pruning', 'off'] : []),
           workload.file];
       default: return null;
