@@ -15,6 +15,7 @@
 #include "strata/cli/encryption_cli_options.h"
 #include "strata/memory/memory_pool.h"
 #include "strata/parquet/read/file_reader.h"
+#include "strata/parquet/read/page_decryption.h"
 #include "strata/parquet/read/page_reader.h"
 
 namespace strata::cli {
@@ -53,7 +54,7 @@ Status ReadChunk(RandomAccessSource* source, parquet::ColumnChunkLocation locati
   // PageReader's messages name the page; the file, column and row group are added here.
   const std::string where =
       fmt::format("'{}', column '{}' (row group {})", source->name(), location.column_path, location.row_group);
-  auto pages = parquet::PageReader::Make(source, std::move(location), pool, options);
+  auto pages = parquet::OpenPageReader(source, std::move(location), pool, options);
   if (!pages.ok()) return pages.status().WithContext(where);
   parquet::Page page;
   while (true) {

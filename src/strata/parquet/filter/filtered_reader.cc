@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "strata/array/filter.h"
+#include "strata/parquet/filter/late_materialization.h"
 #include "strata/parquet/filter/predicate_values.h"
 #include "strata/parquet/filter/row_group_pruner.h"
 
@@ -34,6 +35,7 @@ struct FilteredBatchReader::Impl {
   int num_file_fields = 0;
   std::unique_ptr<filter::RowGroupPruner> pruner;
   std::unique_ptr<BatchReader> reader;      // null when every row group was pruned
+  std::unique_ptr<filter::LateMaterialization> late;  // with a predicate
   PruningStats stats;
   bool done = false;
 };
@@ -182,19 +184,19 @@ Result<std::unique_ptr<FilteredBatchReader>> FilteredBatchReader::Make(FileReade
   read_options.row_groups = std::move(kept);
   STRATA_ASSIGN_OR_RETURN(impl.reader, file->ReadBatches(read_options));
   if (filter.predicate) {
-    BatchReader::RowFilter row_filter;
-    row_filter.filter_positions = std::move(filter_positions);
+    filter::LateMaterialization::CandidateRows candidate_rows;
     if (filter.use_page_index) {
       filter::RowGroupPruner* pruner = impl.pruner.get();
-      row_filter.candidate_rows = [pruner](int row_group) { return pruner->CandidateRows(row_group); };
+      candidate_rows = [pruner](int row_group) { return pruner->CandidateRows(row_group); };
     }
     Impl* state = out->impl_.get();
-    row_filter.select = [state](const std::vector<Array>& columns, int64_t rows) -> Result<expr::Selection> {
+    auto select = [state](const std::vector<Array>& columns, int64_t rows) -> Result<expr::Selection> {
       std::vector<const Array*> by_field(static_cast<size_t>(state->num_file_fields), nullptr);
       for (size_t k = 0; k < columns.size(); ++k) by_field[static_cast<size_t>(state->filter_fields[k])] = &columns[k];
       return expr::Evaluate(*state->filter.predicate, by_field, rows, state->file->pool());
     };
-    impl.reader->SetRowFilter(std::move(row_filter));
+    impl.late = std::make_unique<filter::LateMaterialization>(impl.reader.get(), std::move(filter_positions),
+                                                              std::move(candidate_rows), std::move(select));
   }
   return out;
 }
@@ -214,7 +216,7 @@ Result<std::shared_ptr<RecordBatch>> FilteredBatchReader::Next() {
     impl.stats.rows_selected += batch->num_rows();
     return batch;
   }
-  STRATA_ASSIGN_OR_RETURN(BatchReader::FilteredBatch filtered, impl.reader->NextFiltered());
+  STRATA_ASSIGN_OR_RETURN(filter::LateMaterialization::FilteredBatch filtered, impl.late->Next());
   if (filtered.batch == nullptr) {
     impl.done = true;
     return std::shared_ptr<RecordBatch>();
@@ -238,8 +240,8 @@ const std::shared_ptr<Schema>& FilteredBatchReader::schema() const { return impl
 const PruningStats& FilteredBatchReader::stats() const {
   Impl& impl = *impl_;
   if (impl.reader) {
-    impl.stats.rows_decoded = impl.filter.predicate ? impl.reader->rows_decoded() : impl.stats.rows_selected;
-    impl.stats.rows_skipped_by_page_index = impl.reader->rows_skipped();
+    impl.stats.rows_decoded = impl.late ? impl.late->rows_decoded() : impl.stats.rows_selected;
+    impl.stats.rows_skipped_by_page_index = impl.late ? impl.late->rows_skipped() : 0;
     impl.stats.pages_skipped = impl.reader->pages_skipped();
   }
   return impl.stats;

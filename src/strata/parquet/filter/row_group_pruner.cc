@@ -5,6 +5,7 @@
 #include "strata/expr/range_pruning.h"
 #include "strata/parquet/decimal_text.h"
 #include "strata/parquet/encoding/dictionary.h"
+#include "strata/parquet/read/page_decryption.h"
 #include "strata/parquet/read/page_reader.h"
 
 namespace strata::parquet::filter {
@@ -157,7 +158,7 @@ Result<const Dictionary*> RowGroupPruner::ChunkDictionary(int row_group, int col
   page_options.whole_chunk_read_limit = 0;  // the dictionary page only, not the chunk
   page_options.stream_large_pages = false;
   STRATA_ASSIGN_OR_RETURN(auto pages,
-                          PageReader::Make(&file_->source(), std::move(location), file_->pool(), page_options));
+                          OpenPageReader(&file_->source(), std::move(location), file_->pool(), page_options));
   Page page;
   STRATA_ASSIGN_OR_RETURN(const bool any, pages->Next(&page));
   if (!any || page.type != PageType::kDictionaryPage) return nullptr;

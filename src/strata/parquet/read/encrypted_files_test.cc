@@ -19,6 +19,7 @@
 #include "strata/parquet/testing/duckdb_fixture.h"
 #include "strata/parquet/encryption/key_material.h"
 #include "strata/parquet/read/file_reader.h"
+#include "strata/parquet/read/page_decryption.h"
 #include "strata/parquet/read/page_reader.h"
 #include "strata/testing/test_data.h"
 
@@ -174,7 +175,7 @@ struct DataPages {
 
 Result<DataPages> ReadDataPages(const FileReader& reader, int row_group, int column) {
   STRATA_ASSIGN_OR_RETURN(auto location, reader.ChunkLocation(row_group, column));
-  STRATA_ASSIGN_OR_RETURN(auto pages, PageReader::Make(&reader.source(), location, reader.pool(), reader.options().pages));
+  STRATA_ASSIGN_OR_RETURN(auto pages, OpenPageReader(&reader.source(), location, reader.pool(), reader.options().pages));
   DataPages out;
   Page page;
   while (true) {

@@ -11,6 +11,7 @@
 #include "strata/exec/task_group.h"
 #include "strata/exec/thread_pool.h"
 #include "strata/parquet/read/chunk_decryption.h"
+#include "strata/parquet/read/page_decryption.h"
 
 namespace strata::parquet {
 
@@ -397,7 +398,7 @@ Result<std::unique_ptr<PageReader>> BatchReader::OpenPages(int row_group, int co
   STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
   const std::string where = fmt::format("'{}', column '{}' (row group {})", file_->source().name(),
                                         location.column_path, row_group);
-  auto pages = PageReader::Make(source(), std::move(location), file_->pool(), file_->options().pages);
+  auto pages = OpenPageReader(source(), std::move(location), file_->pool(), file_->options().pages);
   // Source errors name the file already; the pool's (a refused allocation) do not.
   if (!pages.ok() && pages.status().message().find(file_->source().name()) == std::string::npos) {
     return pages.status().WithContext(where);
@@ -576,7 +577,7 @@ Result<std::shared_ptr<RecordBatch>> BatchReader::ReadRowGroupBatch(OpenedRowGro
 }
 
 Status BatchReader::ForEachBatch(const BatchConsumer& consume) {
-  const bool parallel = cpu_pool_ != nullptr && !cache_ && !row_filter_ && next_row_group_ == 0 &&
+  const bool parallel = cpu_pool_ != nullptr && !cache_ && next_row_group_ == 0 &&
                         current_row_group_ == -1 && row_groups_.size() > 1;
   if (!parallel) {
     while (true) {

@@ -14,12 +14,10 @@
 
 #include "strata/array/record_batch.h"
 #include "strata/array/table.h"
-#include "strata/expr/evaluate.h"
 #include "strata/io/random_access_source.h"
 #include "strata/io/read_range_cache.h"
 #include "strata/io/s3/s3_options.h"
 #include "strata/parquet/read/column_reader.h"
-#include "strata/parquet/filter/row_ranges.h"
 #include "strata/parquet/read/nested_column_reader.h"
 #include "strata/parquet/read/reader_options.h"
 #include "strata/parquet/schema.h"
@@ -77,7 +75,7 @@ class BatchReader {
   // Every batch Next() would return, each handed to `consume(position, batch)`, where position
   // indexes the row groups read (BatchReadOptions::row_groups, else every row group). For
   // consumers that do not need file order (a scan's summary): with threads != 1, no pre-buffer
-  // cache and no row filter, row groups are decoded at once, up to `threads` of them, each by
+  // cache, row groups are decoded at once, up to `threads` of them, each by
   // one task that hands its batches to `consume` in order on the thread that decoded them (so
   // they are still in its core's cache). `consume` must then be safe to call from several
   // threads at once, for different positions. Otherwise this is Next() in a loop, on this
@@ -93,25 +91,32 @@ class BatchReader {
   // Page buffers, dictionaries and scratch held by the current row group's column readers.
   int64_t memory_size() const;
 
-  // Late materialisation (FilteredBatchReader, filter/filtered_reader.h). With a row filter,
-  // NextFiltered() decodes the filter fields of a batch first and asks `select` which rows to
-  // keep; the other fields then decode only batches that keep a row, and skip the others.
-  // Rows outside a row group's `candidate_rows` (the page index's answer) are skipped by every
-  // field.
-  struct RowFilter {
-    std::vector<size_t> filter_positions;  // positions among the selected fields, decoded first
-    std::function<Result<filter::RowRanges>(int row_group)> candidate_rows;  // null: every row
-    std::function<Result<expr::Selection>(const std::vector<Array>& filter_columns, int64_t rows)> select;
-  };
-  struct FilteredBatch {
-    std::shared_ptr<RecordBatch> batch;  // every selected field; null after the last batch
-    expr::Selection selection;           // the rows of `batch` to keep (selected > 0)
-  };
-  void SetRowFilter(RowFilter filter);
-  Result<FilteredBatch> NextFiltered();
-  // Rows the filter fields decoded, and rows skipped unread by every field.
-  int64_t rows_decoded() const { return rows_decoded_; }
-  int64_t rows_skipped() const { return rows_skipped_; }
+  // Field-wise reading, for readers layered on this one instead of Next() (not with it):
+  // filter/late_materialization.h decodes a batch's filter fields first and the other fields
+  // only for batches that keep a row. Positions index the selected fields; rows count rows of
+  // the current row group.
+  //
+  // Opens the next row group to read, releasing the current one; false after the last.
+  Result<bool> OpenNextRowGroup();
+  int current_row_group() const { return current_row_group_; }
+  // Rows of the current row group not yet done, and the most rows every field can hand out
+  // next without decoding (rows decoded ahead of a cut batch; 0: none are).
+  int64_t rows_left() const { return current_.rows_left; }
+  // Rows of the current row group done so far.
+  int64_t row_group_position() const;
+  int64_t carried_rows() const { return current_.carry_rows; }
+  // Skips `rows` rows of the fields at `positions` (their carried rows first).
+  Status SkipFields(const std::vector<size_t>& positions, int64_t rows);
+  // Decodes `rows` rows of the fields at `positions` into (*columns)[position]; a string field
+  // may stop short of 2 GiB of 32-bit offsets and return fewer.
+  Status ReadFields(const std::vector<size_t>& positions, int64_t rows, std::vector<Array>* columns);
+  // Cuts those columns to `rows` rows; the rows past it go back ahead of the field's next ones.
+  Status GiveBackRows(const std::vector<size_t>& positions, int64_t rows, std::vector<Array>* columns);
+  // The current row group's next `rows` rows are done: read by every field, or skipped by all.
+  void FinishRows(int64_t rows);
+  // Leaves the rest of the current row group unread (its readers go with it).
+  void DropRowGroupRest();
+  const BatchReadOptions& options() const { return options_; }
   // Data pages the column readers passed over undecoded (SkipRows), over every row group.
   int64_t pages_skipped() const;
 
@@ -155,12 +160,8 @@ class BatchReader {
   Status PreBuffer(size_t first, size_t count);
   void ReleaseRowGroup(int row_group);
   Result<std::unique_ptr<NestedColumnReader>> OpenNestedField(int row_group, size_t field_position) const;
-  // Filtered reads (batch_reader_filter.cc): opens row groups until one has rows left to read.
-  Result<bool> AdvanceFilteredRowGroup();
-  // Skips `rows` rows of the fields at `positions` (carried rows first).
-  Status SkipFields(const std::vector<size_t>& positions, int64_t rows);
-  // Decodes `rows` rows of the fields at `positions` into columns[position].
-  Status ReadFields(const std::vector<size_t>& positions, int64_t rows, std::vector<Array>* columns);
+  // carried_rows(): the fewest rows a field carries, recounted after the carry changed.
+  void RecountCarriedRows();
 
   class FileReader* file_ = nullptr;
   BatchReadOptions options_;
@@ -184,14 +185,6 @@ class BatchReader {
   std::deque<int64_t> ahead_bytes_;
   int64_t ahead_total_bytes_ = 0;
   size_t ahead_end_ = 0;
-  // Filtered reads: the filter, the other fields' positions, the current row group's
-  // candidate rows and the next one among them.
-  std::optional<RowFilter> row_filter_;
-  std::vector<size_t> other_positions_;
-  filter::RowRanges candidates_;
-  size_t next_candidate_ = 0;
-  int64_t rows_decoded_ = 0;
-  int64_t rows_skipped_ = 0;
   int64_t pages_skipped_done_ = 0;  // of the row groups already released
 };
 

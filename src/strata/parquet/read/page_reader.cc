@@ -25,12 +25,14 @@ PageReader::PageReader(RandomAccessSource* source, ColumnChunkLocation location,
       pool_(pool),
       options_(options),
       header_scratch_(pool),
-      decrypted_header_(pool) {}
+      opened_header_(pool) {}
 
 Result<std::unique_ptr<PageReader>> PageReader::Make(RandomAccessSource* source, ColumnChunkLocation location,
-                                                     MemoryPool* pool, const PageReadOptions& options) {
+                                                     MemoryPool* pool, const PageReadOptions& options,
+                                                     std::unique_ptr<PageModules> modules) {
   STRATA_RETURN_NOT_OK(options.Validate());
   auto reader = std::unique_ptr<PageReader>(new PageReader(source, std::move(location), pool, options));
+  reader->modules_ = std::move(modules);
   const auto& loc = reader->location_;
   STRATA_ASSIGN_OR_RETURN(const int64_t file_size, source->Size());
   if (loc.offset < 0 || loc.length < 0 || loc.offset > file_size || loc.length > file_size - loc.offset) {
@@ -57,7 +59,7 @@ std::string PageReader::Where(int64_t file_offset) const { return fmt::format("p
 int64_t PageReader::memory_size() const {
   const auto capacity = [](const auto& buffer) -> int64_t { return buffer ? buffer->capacity() : 0; };
   return capacity(whole_chunk_) + header_scratch_.capacity() + capacity(body_scratch_) + capacity(decompressed_) +
-         capacity(stored_body_) + decrypted_header_.capacity() + capacity(decrypted_body_) +
+         capacity(stored_body_) + opened_header_.capacity() + capacity(opened_page_) +
          (codec_ ? codec_->memory_size() : 0) +
          (stream_decompressor_ ? stream_decompressor_->memory_size() : 0);
 }
@@ -68,7 +70,7 @@ std::shared_ptr<Buffer> PageReader::ShareValues() const {
     case ValuesIn::kStoredBody: return stored_body_;
     case ValuesIn::kBodyScratch: return body_scratch_;
     case ValuesIn::kDecompressed: return decompressed_;
-    case ValuesIn::kDecrypted: return decrypted_body_;
+    case ValuesIn::kOpenedPage: return opened_page_;
     default: return nullptr;
   }
 }
@@ -83,7 +85,7 @@ Result<ResizableBuffer*> PageReader::Reusable(std::shared_ptr<ResizableBuffer>* 
 }
 
 bool PageReader::KeepsStoredBody(PageType type) const {
-  if (!keep_stored_pages_ || codec_ || whole_chunk_ || location_.decryption || !source_->read_buffers_keepable()) {
+  if (!keep_stored_pages_ || codec_ || whole_chunk_ || modules_ || !source_->read_buffers_keepable()) {
     return false;
   }
   Encoding encoding;
@@ -231,17 +233,18 @@ Result<int64_t> PageReader::ReadStream(std::span<uint8_t> out) {
 Result<std::span<const uint8_t>> PageReader::FetchModule(int64_t offset, int64_t guess, ResizableBuffer* scratch,
                                                          int64_t header_file_offset) {
   const int64_t left = location_.length - offset;
-  if (left < encryption::kLengthBytes) {
-    return Status::Corrupt("{}: {} bytes left in the chunk cannot hold an encrypted module", Where(header_file_offset),
-                           left);
+  const int64_t prefix = modules_->length_prefix_bytes();
+  if (left < prefix) {
+    return Status::Corrupt("{}: {} bytes left in the chunk cannot hold an {} module", Where(header_file_offset), left,
+                           modules_->kind());
   }
   // One read when the guess covers the module (a page: its header's size; a header: a window).
-  int64_t fetched = std::clamp(guess, encryption::kLengthBytes, left);
+  int64_t fetched = std::clamp(guess, prefix, left);
   STRATA_ASSIGN_OR_RETURN(const uint8_t* bytes, Fetch(offset, fetched, scratch));
-  const int64_t module_bytes = encryption::kLengthBytes + encryption::ModuleLength(bytes);
+  const int64_t module_bytes = modules_->ModuleBytes(bytes);
   if (module_bytes > left) {
-    return Status::Corrupt("{}: encrypted module of {} bytes runs past the chunk ({} bytes left)",
-                           Where(header_file_offset), module_bytes, left);
+    return Status::Corrupt("{}: {} module of {} bytes runs past the chunk ({} bytes left)", Where(header_file_offset),
+                           modules_->kind(), module_bytes, left);
   }
   if (module_bytes > fetched) {
     STRATA_ASSIGN_OR_RETURN(bytes, Fetch(offset, module_bytes, scratch));
@@ -249,61 +252,46 @@ Result<std::span<const uint8_t>> PageReader::FetchModule(int64_t offset, int64_t
   return std::span<const uint8_t>(bytes, static_cast<size_t>(module_bytes));
 }
 
-Result<int64_t> PageReader::DecryptHeader(int64_t header_file_offset, int64_t remaining) {
-  const ColumnDecryption& decryption = *location_.decryption;
+Result<int64_t> PageReader::OpenHeaderModule(int64_t header_file_offset, int64_t remaining) {
   STRATA_ASSIGN_OR_RETURN(
       const auto module,
       FetchModule(position_, std::min<int64_t>(remaining, 64 * 1024), &header_scratch_, header_file_offset));
   const auto module_bytes = static_cast<int64_t>(module.size());
   if (module_bytes > options_.max_page_header_bytes) {
-    return Status::Corrupt("{}: encrypted page header of {} bytes is larger than the header limit ({})",
-                           Where(header_file_offset), module_bytes, options_.max_page_header_bytes);
+    return Status::Corrupt("{}: {} page header of {} bytes is larger than the header limit ({})",
+                           Where(header_file_offset), modules_->kind(), module_bytes, options_.max_page_header_bytes);
   }
-  // A chunk with a dictionary starts with it; data page headers count from 0 after it.
-  current_is_dictionary_ = decryption.has_dictionary_page && pages_decrypted_ == 0;
-  const auto type = current_is_dictionary_ ? encryption::ModuleType::kDictionaryPageHeader
-                                           : encryption::ModuleType::kDataPageHeader;
-  STRATA_RETURN_NOT_OK(decryption.decryptor
-                           ->Decrypt(type, decryption.key, decryption.row_group_ordinal, decryption.column_ordinal,
-                                     data_page_ordinal_, module, header_file_offset, &decrypted_header_)
-                           .status());
+  STRATA_RETURN_NOT_OK(modules_->OpenHeader(module, header_file_offset, &opened_header_));
   header_ = PageHeader{};
-  auto parsed = DeserializePageHeader(decrypted_header_.data(), static_cast<size_t>(decrypted_header_.size()),
-                                      &header_, header_file_offset);
-  if (!parsed.ok()) return parsed.status().WithContext(Where(header_file_offset) + " (decrypted header)");
+  auto parsed = DeserializePageHeader(opened_header_.data(), static_cast<size_t>(opened_header_.size()), &header_,
+                                      header_file_offset);
+  if (!parsed.ok()) return parsed.status().WithContext(fmt::format("{} ({} header)", Where(header_file_offset), modules_->kind()));
   return module_bytes;
 }
 
-Result<std::span<const uint8_t>> PageReader::FetchEncryptedPage(int64_t body_offset, int64_t compressed_size,
-                                                                int64_t header_file_offset) {
+Result<std::span<const uint8_t>> PageReader::FetchPageModule(int64_t body_offset, int64_t compressed_size,
+                                                             int64_t header_file_offset) {
   // Arrow C++ and parquet-mr store the module's size as compressed_page_size; DuckDB stores the
   // plaintext's, the module being that plus its length, nonce and tag.
-  const int64_t overhead = encryption::ModuleBytes(location_.decryption->decryptor->page_mode(), 0);
+  const int64_t overhead = modules_->page_overhead();
   STRATA_ASSIGN_OR_RETURN(ResizableBuffer* const scratch, Reusable(&body_scratch_));
   STRATA_ASSIGN_OR_RETURN(const auto module,
                           FetchModule(body_offset, compressed_size + overhead, scratch, header_file_offset));
   const auto module_bytes = static_cast<int64_t>(module.size());
   if (module_bytes != compressed_size && module_bytes != compressed_size + overhead) {
-    return Status::Corrupt("{}: encrypted page of {} bytes for a page header declaring {}", Where(header_file_offset),
-                           module_bytes, compressed_size);
+    return Status::Corrupt("{}: {} page of {} bytes for a page header declaring {}", Where(header_file_offset),
+                           modules_->kind(), module_bytes, compressed_size);
   }
   return module;
 }
 
-Result<std::span<const uint8_t>> PageReader::DecryptBody(std::span<const uint8_t> module, int64_t body_file_offset) {
-  const ColumnDecryption& decryption = *location_.decryption;
-  const auto type = current_is_dictionary_ ? encryption::ModuleType::kDictionaryPage : encryption::ModuleType::kDataPage;
-  STRATA_ASSIGN_OR_RETURN(ResizableBuffer* const plaintext, Reusable(&decrypted_body_));
-  STRATA_ASSIGN_OR_RETURN(const int64_t module_bytes,
-                          decryption.decryptor->Decrypt(type, decryption.key, decryption.row_group_ordinal,
-                                                        decryption.column_ordinal, data_page_ordinal_, module,
-                                                        body_file_offset, plaintext));
+Result<std::span<const uint8_t>> PageReader::OpenPageModule(std::span<const uint8_t> module, int64_t body_file_offset) {
+  STRATA_ASSIGN_OR_RETURN(ResizableBuffer* const plaintext, Reusable(&opened_page_));
+  STRATA_ASSIGN_OR_RETURN(const int64_t module_bytes, modules_->OpenPage(module, body_file_offset, plaintext));
   if (module_bytes != static_cast<int64_t>(module.size())) {
-    return Status::Corrupt("{}: the encrypted page takes {} of the {} bytes its header gives it",
-                           Where(body_file_offset), module_bytes, module.size());
+    return Status::Corrupt("{}: the {} page takes {} of the {} bytes its header gives it", Where(body_file_offset),
+                           modules_->kind(), module_bytes, module.size());
   }
-  ++pages_decrypted_;
-  if (!current_is_dictionary_) ++data_page_ordinal_;
   return std::span<const uint8_t>(plaintext->data(), static_cast<size_t>(plaintext->size()));
 }
 
@@ -317,11 +305,11 @@ Result<bool> PageReader::Next(Page* page) {
     // a few dozen bytes, statistics can make them larger.
     int64_t window = std::min<int64_t>(remaining, whole_chunk_ ? remaining : 64 * 1024);
     size_t header_size = 0;
-    if (location_.decryption) {
-      STRATA_ASSIGN_OR_RETURN(const int64_t module_bytes, DecryptHeader(header_file_offset, remaining));
+    if (modules_) {
+      STRATA_ASSIGN_OR_RETURN(const int64_t module_bytes, OpenHeaderModule(header_file_offset, remaining));
       header_size = static_cast<size_t>(module_bytes);
     }
-    while (!location_.decryption) {
+    while (!modules_) {
       STRATA_ASSIGN_OR_RETURN(const uint8_t* bytes, Fetch(position_, window, &header_scratch_));
       header_ = PageHeader{};
       auto parsed = DeserializePageHeader(bytes, static_cast<size_t>(window), &header_, header_file_offset);
@@ -350,13 +338,13 @@ Result<bool> PageReader::Next(Page* page) {
                                    Where(header_file_offset), uncompressed_size, compressed_size,
                                    options_.max_page_bytes);
     }
-    // Bytes the page takes in the chunk: its compressed size, or for an encrypted page its
-    // module, whose own length field says (writers disagree on whether the header counts it).
-    std::span<const uint8_t> encrypted_page;
+    // Bytes the page takes in the chunk: its compressed size, or its module, whose own length
+    // prefix says (writers disagree on whether the header counts it).
+    std::span<const uint8_t> page_module;
     int64_t stored_size = compressed_size;
-    if (location_.decryption) {
-      STRATA_ASSIGN_OR_RETURN(encrypted_page, FetchEncryptedPage(body_offset, compressed_size, header_file_offset));
-      stored_size = static_cast<int64_t>(encrypted_page.size());
+    if (modules_) {
+      STRATA_ASSIGN_OR_RETURN(page_module, FetchPageModule(body_offset, compressed_size, header_file_offset));
+      stored_size = static_cast<int64_t>(page_module.size());
     }
     position_ = body_offset + stored_size;
 
@@ -372,16 +360,13 @@ Result<bool> PageReader::Next(Page* page) {
         rows_to_skip_ -= values;
         rows_skipped_ += values;
         ++pages_skipped_;
-        if (location_.decryption) {
-          ++pages_decrypted_;  // the AADs of later pages count this one
-          ++data_page_ordinal_;
-        }
+        if (modules_) modules_->PagePassedOver();
         continue;
       }
     }
     stream_left_ = 0;
     stream_source_offset_ = -1;
-    const bool stream = streaming_allowed_ && options_.stream_large_pages && !location_.decryption &&
+    const bool stream = streaming_allowed_ && options_.stream_large_pages && !modules_ &&
                         (type != PageType::kDictionaryPage) &&
                         uncompressed_size > options_.stream_window_bytes && CanStream(type);
     // An uncompressed page not already in memory is streamed straight from the source: the
@@ -398,9 +383,9 @@ Result<bool> PageReader::Next(Page* page) {
       stream_left_ = uncompressed_size;
       return true;
     }
-    std::span<const uint8_t> compressed = encrypted_page;
-    ValuesIn stored_in = ValuesIn::kDecrypted;
-    if (!location_.decryption) {
+    std::span<const uint8_t> compressed = page_module;
+    ValuesIn stored_in = ValuesIn::kOpenedPage;
+    if (!modules_) {
       const uint8_t* body = nullptr;
       if (whole_chunk_) {
         body = whole_chunk_->data() + body_offset;
@@ -417,7 +402,7 @@ Result<bool> PageReader::Next(Page* page) {
       }
       compressed = {body, static_cast<size_t>(stored_size)};
     }
-    // The checksum covers the page as stored: compressed, and encrypted when the chunk is.
+    // The checksum covers the page as stored: compressed, and sealed in its module if it is.
     if (options_.verify_checksums && header_.crc) {
       const uint32_t actual = codec::Crc32(compressed);
       if (actual != static_cast<uint32_t>(*header_.crc)) {
@@ -425,10 +410,10 @@ Result<bool> PageReader::Next(Page* page) {
                                      Where(header_file_offset), static_cast<uint32_t>(*header_.crc), actual);
       }
     }
-    if (location_.decryption) {
-      STRATA_ASSIGN_OR_RETURN(compressed, DecryptBody(compressed, location_.offset + body_offset));
+    if (modules_) {
+      STRATA_ASSIGN_OR_RETURN(compressed, OpenPageModule(compressed, location_.offset + body_offset));
     }
-    // The compressed bytes (decrypted when the chunk is encrypted).
+    // The compressed bytes (opened from their module if they were in one).
     const auto body_size = static_cast<int64_t>(compressed.size());
 
     *page = Page{};

@@ -14,6 +14,7 @@
 #include "strata/codec/streaming_decompressor.h"
 #include "strata/io/random_access_source.h"
 #include "strata/parquet/encryption/column_decryption.h"
+#include "strata/parquet/read/page_modules.h"
 #include "strata/parquet/read/reader_options.h"
 #include "strata/parquet/thrift/parquet_types.h"
 
@@ -27,8 +28,8 @@ struct ColumnChunkLocation {
   int64_t offset = 0;  // file offset of the first page (dictionary or data)
   int64_t length = 0;  // total_compressed_size
   codec::CompressionCodec codec = codec::CompressionCodec::kUncompressed;
-  // Set for encrypted chunks: every page header and page is a module to decrypt (and large
-  // pages are not streamed: a module is authenticated whole).
+  // Set for encrypted chunks: OpenPageReader (page_decryption.h) then gives the page reader
+  // the PageModules that decrypt them.
   std::shared_ptr<const ColumnDecryption> decryption;
 };
 
@@ -55,8 +56,12 @@ struct Page {
 
 class PageReader {
  public:
+  // `modules`: set when every page header and page of the chunk is a module to open (an
+  // encrypted chunk: OpenPageReader in page_decryption.h). Such pages are not streamed: a
+  // module is opened whole.
   static Result<std::unique_ptr<PageReader>> Make(RandomAccessSource* source, ColumnChunkLocation location,
-                                                  MemoryPool* pool, const PageReadOptions& options);
+                                                  MemoryPool* pool, const PageReadOptions& options,
+                                                  std::unique_ptr<PageModules> modules = nullptr);
 
   // Lets Next() stream large PLAIN data pages (see PageReadOptions::stream_large_pages). The
   // column reader allows it for value types it can decode from a window.
@@ -113,18 +118,18 @@ class PageReader {
                     std::span<const uint8_t>* out);
   bool CanStream(PageType type) const;
   Status FillPage(PageType type, int64_t header_file_offset, Page* page);
-  // Encrypted chunks: the module at `offset` in the chunk, in one read when `guess` bytes hold
-  // it (its own length field says how long it is).
+  // Chunks of modules: the module at `offset` in the chunk, in one read when `guess` bytes
+  // hold it (its length prefix says how long it is).
   Result<std::span<const uint8_t>> FetchModule(int64_t offset, int64_t guess, ResizableBuffer* scratch,
                                                int64_t header_file_offset);
-  // Encrypted chunks: decrypts the header module at position_ into header_; returns its size.
-  Result<int64_t> DecryptHeader(int64_t header_file_offset, int64_t remaining);
-  // Encrypted chunks: the page body's module (fetched into body_scratch_ unless the chunk is in
+  // Chunks of modules: opens the header module at position_ into header_; returns its size.
+  Result<int64_t> OpenHeaderModule(int64_t header_file_offset, int64_t remaining);
+  // Chunks of modules: the page's module (fetched into body_scratch_ unless the chunk is in
   // memory), checked against the header's compressed size.
-  Result<std::span<const uint8_t>> FetchEncryptedPage(int64_t body_offset, int64_t compressed_size,
-                                                      int64_t header_file_offset);
-  // Encrypted chunks: the page body module, decrypted into decrypted_.
-  Result<std::span<const uint8_t>> DecryptBody(std::span<const uint8_t> module, int64_t body_file_offset);
+  Result<std::span<const uint8_t>> FetchPageModule(int64_t body_offset, int64_t compressed_size,
+                                                   int64_t header_file_offset);
+  // Chunks of modules: the page's module, opened into opened_page_.
+  Result<std::span<const uint8_t>> OpenPageModule(std::span<const uint8_t> module, int64_t body_file_offset);
   Status StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size, int64_t header_file_offset,
                      Page* page);
   // `*buffer` to write the next page into: itself, or a new one when a caller kept it.
@@ -145,7 +150,7 @@ class PageReader {
   std::shared_ptr<ResizableBuffer> decompressed_;
   std::shared_ptr<Buffer> stored_body_;  // KeepStoredPages: the current page as read
   // Where the current page's values are (ShareValues).
-  enum class ValuesIn { kNone, kWholeChunk, kStoredBody, kBodyScratch, kDecompressed, kDecrypted };
+  enum class ValuesIn { kNone, kWholeChunk, kStoredBody, kBodyScratch, kDecompressed, kOpenedPage };
   ValuesIn values_in_ = ValuesIn::kNone;
   bool keep_stored_pages_ = false;
   PageHeader header_;
@@ -156,12 +161,10 @@ class PageReader {
   std::unique_ptr<codec::StreamingDecompressor> stream_decompressor_;
   int64_t stream_source_offset_ = -1;  // uncompressed page read from the source: next file offset
   int64_t stream_left_ = 0;            // decompressed bytes still to come
-  // Encrypted chunks: plaintext of the current header and page, and the AAD ordinals.
-  ResizableBuffer decrypted_header_;
-  std::shared_ptr<ResizableBuffer> decrypted_body_;
-  int64_t pages_decrypted_ = 0;      // every page, dictionary included
-  int64_t data_page_ordinal_ = 0;    // data pages only (their AADs count them)
-  bool current_is_dictionary_ = false;
+  // Chunks of modules: how they open, and the current header and page opened.
+  std::unique_ptr<PageModules> modules_;
+  ResizableBuffer opened_header_;
+  std::shared_ptr<ResizableBuffer> opened_page_;
   // SkipDataPageRows.
   int64_t rows_to_skip_ = 0;
   int64_t rows_skipped_ = 0;

@@ -20,6 +20,7 @@
 #include "strata/parquet/encoding/level_decoder.h"
 #include "strata/parquet/encoding/plain.h"
 #include "strata/parquet/encoding/rle_bit_packed.h"
+#include "strata/parquet/write/page_encryption.h"
 #include "strata/parquet/write/page_writer.h"
 #include "strata/parquet/write/physical_values.h"
 #include "strata/parquet/stats/bloom_filter.h"
@@ -68,7 +69,9 @@ class ColumnChunkWriter::Impl {
   Status Init() {
     STRATA_RETURN_NOT_OK(pages_.Init(options_.codec, options_.compression_level));
     encryption_ = encryptor_ != nullptr ? encryptor_->column(column_.column_index) : nullptr;
-    if (encryption_ != nullptr) pages_.EnableEncryption(encryptor_, encryption_->key, column_.column_index);
+    if (encryption_ != nullptr) {
+      pages_.SealPagesWith(std::make_unique<PageEncryption>(encryptor_, encryption_->key, column_.column_index));
+    }
     if (options_.dictionary) {
       const int width = column_.physical_type == PhysicalType::kByteArray ? 0 : gatherer_.value_width();
       STRATA_ASSIGN_OR_RETURN(dictionary_, DictionaryEncoder::Make(pool_, width));

@@ -21,14 +21,8 @@ Status PageWriter::Init(codec::CompressionCodec codec, int level) {
   return Status::OK();
 }
 
-void PageWriter::EnableEncryption(const encryption::FileEncryptor* encryptor, std::string key, int64_t column) {
-  encryption_ = Encryption{encryptor, std::move(key), column, 0, 0};
-}
-
 void PageWriter::StartChunk(int64_t row_group) {
-  if (!encryption_) return;
-  encryption_->row_group = row_group;
-  encryption_->page = 0;
+  if (sealer_) sealer_->StartChunk(row_group);
 }
 
 void PageWriter::ReleaseScratch() {
@@ -42,21 +36,16 @@ int64_t PageWriter::memory_size() const {
          (codec_ != nullptr ? codec_->memory_size() : 0);
 }
 
-Status PageWriter::StoreHeader(const PageHeader& header, encryption::ModuleType type) {
+Status PageWriter::StoreHeader(const PageHeader& header, PageSealer::PageKind kind) {
   header_bytes_.clear();
   SerializePageHeader(header, &header_bytes_);
-  if (!encryption_) return Status::OK();
-  header_module_.Clear();
-  STRATA_RETURN_NOT_OK(header_module_.ReserveScratch(
-      encryption::ModuleBytes(encryption::CipherMode::kGcm, static_cast<int64_t>(header_bytes_.size()))));
-  const Encryption& e = *encryption_;
-  return e.encryptor->Encrypt(type, e.key, e.row_group, e.column, e.page,
-                              {reinterpret_cast<const uint8_t*>(header_bytes_.data()), header_bytes_.size()},
-                              &header_module_);
+  if (!sealer_) return Status::OK();
+  return sealer_->SealHeader(kind, {reinterpret_cast<const uint8_t*>(header_bytes_.data()), header_bytes_.size()},
+                             &header_module_);
 }
 
 std::span<const uint8_t> PageWriter::stored_header() const {
-  if (encryption_) return header_module_.span();
+  if (sealer_) return header_module_.span();
   return {reinterpret_cast<const uint8_t*>(header_bytes_.data()), header_bytes_.size()};
 }
 
@@ -93,22 +82,15 @@ Result<int64_t> PageWriter::AppendDataPage(PageHeader header, std::span<const ui
     STRATA_RETURN_NOT_OK(codec_->Compress(input, &compressed_));
     stored_values = compressed_.span();
   }
-  if (encryption_) {
+  if (sealer_) {
     // One module of the page as it would be stored; the header's sizes and checksum are then
     // those of the module (as Arrow and parquet-mr write them).
-    const Encryption& e = *encryption_;
-    page_module_.Clear();
-    // Scratch reused page after page: sized once the largest page has come (no regrowth).
-    STRATA_RETURN_NOT_OK(page_module_.ReserveScratch(encryption::ModuleBytes(
-        encryption::CipherMode::kGcm, static_cast<int64_t>(stored_levels.size() + stored_values.size()))));
-    STRATA_RETURN_NOT_OK(e.encryptor->Encrypt(encryption::ModuleType::kDataPage, e.key, e.row_group, e.column, e.page,
-                                              stored_levels, stored_values, &page_module_));
+    STRATA_RETURN_NOT_OK(sealer_->SealPage(PageSealer::PageKind::kData, stored_levels, stored_values, &page_module_));
     stored_levels = {};
     stored_values = page_module_.span();
   }
   STRATA_RETURN_NOT_OK(CompleteHeader(&header, uncompressed, stored_levels, stored_values));
-  STRATA_RETURN_NOT_OK(StoreHeader(header, encryption::ModuleType::kDataPageHeader));
-  if (encryption_) ++encryption_->page;
+  STRATA_RETURN_NOT_OK(StoreHeader(header, PageSealer::PageKind::kData));
   const std::span<const uint8_t> stored = stored_header();
   const auto header_size = static_cast<int64_t>(stored.size());
   STRATA_RETURN_NOT_OK(out->Append(stored.data(), header_size));
@@ -124,13 +106,8 @@ Result<int64_t> PageWriter::MakeDictionaryPage(std::span<const uint8_t> plain, i
     STRATA_RETURN_NOT_OK(codec_->Compress(plain, &compressed_));
     *body = compressed_.span();
   }
-  if (encryption_) {
-    const Encryption& e = *encryption_;
-    page_module_.Clear();
-    STRATA_RETURN_NOT_OK(page_module_.ReserveScratch(
-        encryption::ModuleBytes(encryption::CipherMode::kGcm, static_cast<int64_t>(body->size()))));
-    STRATA_RETURN_NOT_OK(
-        e.encryptor->Encrypt(encryption::ModuleType::kDictionaryPage, e.key, e.row_group, e.column, 0, *body, &page_module_));
+  if (sealer_) {
+    STRATA_RETURN_NOT_OK(sealer_->SealPage(PageSealer::PageKind::kDictionary, *body, {}, &page_module_));
     *body = page_module_.span();
   }
   PageHeader page;
@@ -140,7 +117,7 @@ Result<int64_t> PageWriter::MakeDictionaryPage(std::span<const uint8_t> plain, i
   dictionary.num_values = static_cast<int32_t>(entries);
   dictionary.encoding = Encoding::kPlain;
   page.dictionary_page_header = dictionary;
-  STRATA_RETURN_NOT_OK(StoreHeader(page, encryption::ModuleType::kDictionaryPageHeader));
+  STRATA_RETURN_NOT_OK(StoreHeader(page, PageSealer::PageKind::kDictionary));
   const std::span<const uint8_t> stored = stored_header();
   header->assign(reinterpret_cast<const char*>(stored.data()), stored.size());
   return static_cast<int64_t>(header->size() + plain.size());

@@ -1,7 +1,8 @@
 // PageWriter: the last step of the write path before the file, the mirror of PageReader. It
 // turns a page's encoded bytes into a stored page: compression (data page v1: levels and values
 // together; v2: values only; dictionary pages), the CRC-32 of the stored bytes, the 2 GiB page
-// limit, the Thrift page header, and in encrypted columns the page and header modules. One per
+// limit, the Thrift page header, and, when it is given a PageSealer (an encrypted column), the
+// page and header modules. One per
 // column writer: the codec's contexts and the compression buffers are kept from page to page.
 #pragma once
 
@@ -12,7 +13,7 @@
 
 #include "strata/codec/codec.h"
 #include "strata/memory/block_buffer.h"
-#include "strata/parquet/encryption/file_encryptor.h"
+#include "strata/parquet/write/page_sealer.h"
 #include "strata/parquet/thrift/parquet_types.h"
 
 namespace strata::parquet {
@@ -24,10 +25,10 @@ class PageWriter {
 
   Status Init(codec::CompressionCodec codec, int level);
   bool compresses() const { return codec_ != nullptr; }
-  // Encrypts this column's pages and headers with `key` (`encryptor` must outlive the writer);
-  // `column` is the column's ordinal in the file.
-  void EnableEncryption(const encryption::FileEncryptor* encryptor, std::string key, int64_t column);
-  // The row group the next pages belong to (encrypted pages' AADs count row groups and pages).
+  // Stores this column's pages and headers as modules sealed by `sealer` (PageEncryption for an
+  // encrypted column).
+  void SealPagesWith(std::unique_ptr<PageSealer> sealer) { sealer_ = std::move(sealer); }
+  // The row group the next pages belong to (sealed pages' AADs count row groups and pages).
   void StartChunk(int64_t row_group);
 
   // A data page whose body is `levels` followed by `values`: completes `header` (sizes, crc)
@@ -44,7 +45,7 @@ class PageWriter {
   Result<int64_t> MakeDictionaryPage(std::span<const uint8_t> plain, int64_t entries, std::string* header,
                                      std::span<const uint8_t>* body);
 
-  // Frees the compression and encryption buffers; the next page allocates its own. For a
+  // Frees the compression and sealing buffers; the next page allocates its own. For a
   // dictionary page whose body the caller copied: the buffers grew to the dictionary's size (up
   // to its 1 MiB limit), which the chunk's data pages may be far from needing.
   void ReleaseScratch();
@@ -56,18 +57,10 @@ class PageWriter {
   // Sizes and checksum of a page stored as `first` then `second` (either may be empty).
   Status CompleteHeader(PageHeader* header, int64_t uncompressed, std::span<const uint8_t> first,
                         std::span<const uint8_t> second) const;
-  // Serializes `header` into header_bytes_, as a module when the column is encrypted.
-  Status StoreHeader(const PageHeader& header, encryption::ModuleType type);
+  // Serializes `header` into header_bytes_, and seals it when pages are sealed.
+  Status StoreHeader(const PageHeader& header, PageSealer::PageKind kind);
   // The stored bytes of the serialized header: header_bytes_ or its module.
   std::span<const uint8_t> stored_header() const;
-
-  struct Encryption {
-    const encryption::FileEncryptor* encryptor = nullptr;
-    std::string key;
-    int64_t column = 0;
-    int64_t row_group = 0;
-    int64_t page = 0;  // the chunk's data pages so far
-  };
 
   std::string column_path_;
   bool checksums_;
@@ -76,9 +69,9 @@ class PageWriter {
   ResizableBuffer body_;        // v1 levels + values, the codec's input
   ResizableBuffer compressed_;  // the codec's output
   std::string header_bytes_;
-  std::optional<Encryption> encryption_;
-  ResizableBuffer page_module_;    // an encrypted page (data or dictionary)
-  ResizableBuffer header_module_;  // an encrypted page header
+  std::unique_ptr<PageSealer> sealer_;  // null: pages stored as they are
+  ResizableBuffer page_module_;    // a sealed page (data or dictionary)
+  ResizableBuffer header_module_;  // a sealed page header
 };
 
 }  // namespace strata::parquet
