@@ -1,7 +1,8 @@
 include(GoogleTest)
-# strata_add_layer(NAME SOURCES ... DEPS ...): one static library per layer, so the
-# dependency direction (cli -> parquet/csv -> io/codec/array -> types -> memory) is
-# enforced by the linker, and a layer can be built and tested on its own.
+# strata_add_layer(NAME SOURCES ... DEPS ...): one static library per layer, so a layer can be
+# built and tested on its own. Static libraries do not enforce the direction of dependencies
+# (cli -> c -> dataset -> parquet/csv -> ... -> memory -> util); the test `layering`
+# (scripts/check-layers) does, from the includes and the matrix in cmake/layers.txt.
 function(strata_add_layer name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   add_library(strata_${name} STATIC ${ARG_SOURCES})
