@@ -88,7 +88,8 @@ TEST(FuzzRegistryTest, CorpusTargetsAndRegressionFoldersAreRegistered) {
   const fs::path root = RegressionDir();
   ASSERT_FALSE(root.empty()) << "STRATA_SOURCE_DIR is not set (CTest sets it; run the test through ctest)";
   for (const auto& entry : fs::directory_iterator(root)) {
-    if (entry.is_directory()) EXPECT_TRUE(registered.contains(entry.path().filename().string())) << entry.path();
+    if (!entry.is_directory()) continue;
+    EXPECT_TRUE(registered.contains(entry.path().filename().string())) << entry.path();
   }
 }
 
