@@ -1,7 +1,8 @@
 include(GoogleTest)
-# strata_add_layer(NAME SOURCES ... DEPS ...): one static library per layer, so the
-# dependency direction (cli -> parquet/csv -> io/codec/array -> types -> memory) is
-# enforced by the linker, and a layer can be built and tested on its own.
+# strata_add_layer(NAME SOURCES ... DEPS ...): one static library per layer, so a layer can be
+# built and tested on its own. Static libraries do not enforce the direction of dependencies
+# (cli -> c -> dataset -> parquet/csv -> ... -> memory -> util); the test `layering`
+# (scripts/check-layers) does, from the includes and the matrix in cmake/layers.txt.
 function(strata_add_layer name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   add_library(strata_${name} STATIC ${ARG_SOURCES})
@@ -57,4 +58,16 @@ function(strata_add_benchmark name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} strata_bench_support benchmark::benchmark)
+endfunction()
+
+# strata_add_fuzz_target(NAME SOURCES ... DEPS ...): the fuzz target NAME, defined with
+# STRATA_FUZZ_TARGET(NAME) (strata/fuzz/fuzz_target.h) in a *_fuzz.cc beside the code it
+# exercises; the folder holding the source registers it. fuzz/, added after every other folder,
+# links the registered targets into fuzz_regression_test (which replays regressions/NAME/ in every
+# build) and, with STRATA_FUZZ=ON, into the libFuzzer binary NAME_fuzz.
+function(strata_add_fuzz_target name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(strata_fuzz_target_${name} OBJECT ${ARG_SOURCES})
+  target_link_libraries(strata_fuzz_target_${name} PUBLIC strata_fuzz_support ${ARG_DEPS})
+  set_property(GLOBAL APPEND PROPERTY STRATA_FUZZ_TARGETS ${name})
 endfunction()

@@ -1,7 +1,8 @@
-// Replays every fuzz target over its committed inputs (src/strata/fuzz/regressions/<target>/:
-// minimised crashers found so far, so they stay fixed) and over the parquet-testing files (and,
-// for the IPC readers, arrow-testing's IPC fuzz regressions and golden files), so
-// the targets' own checks run in the normal and sanitizer builds, not only under libFuzzer.
+// Replays every registered fuzz target (fuzz_registry.h) over its committed inputs
+// (src/strata/fuzz/regressions/<target>/: minimised crashers found so far, so they stay fixed)
+// and over the parquet-testing files (and, for the IPC readers, arrow-testing's IPC fuzz
+// regressions and golden files), so the targets' own checks run in the normal and sanitizer
+// builds, not only under libFuzzer.
 // A target that finds a problem aborts with a message naming the input.
 #include <gtest/gtest.h>
 
@@ -9,42 +10,24 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "strata/fuzz/fuzz_registry.h"
 #include "strata/fuzz/fuzz_target.h"
 #include "strata/testing/test_data.h"
-
-#define STRATA_DECLARE_FUZZ_TARGET(name) extern "C" int StrataFuzz_##name(const uint8_t* data, size_t size);
-STRATA_DECLARE_FUZZ_TARGET(footer)
-STRATA_DECLARE_FUZZ_TARGET(page_header)
-STRATA_DECLARE_FUZZ_TARGET(rle_bit_packed)
-STRATA_DECLARE_FUZZ_TARGET(plain)
-STRATA_DECLARE_FUZZ_TARGET(dictionary)
-STRATA_DECLARE_FUZZ_TARGET(delta_binary_packed)
-STRATA_DECLARE_FUZZ_TARGET(delta_length_byte_array)
-STRATA_DECLARE_FUZZ_TARGET(delta_byte_array)
-STRATA_DECLARE_FUZZ_TARGET(byte_stream_split)
-STRATA_DECLARE_FUZZ_TARGET(alp)
-STRATA_DECLARE_FUZZ_TARGET(codec)
-STRATA_DECLARE_FUZZ_TARGET(file_reader)
-STRATA_DECLARE_FUZZ_TARGET(encrypted_file_reader)
-STRATA_DECLARE_FUZZ_TARGET(filtered_reader)
-STRATA_DECLARE_FUZZ_TARGET(csv_reader)
-STRATA_DECLARE_FUZZ_TARGET(ipc_stream)
-STRATA_DECLARE_FUZZ_TARGET(ipc_file)
 
 namespace strata::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
 
-using TargetFunction = int (*)(const uint8_t*, size_t);
-
 struct Target {
   const char* name;
-  TargetFunction function;
-  bool takes_files;  // parquet-testing files are natural inputs
+  int (*function)(const uint8_t*, size_t);
+  bool takes_files = false;  // parquet-testing files are natural inputs
   // arrow-testing folders (under data/) whose every file is an input: Arrow's own fuzz
   // regressions for its IPC readers. Not copied here; replayed when the corpus is present.
   const char* arrow_testing_dir = nullptr;
@@ -52,25 +35,30 @@ struct Target {
   const char* golden_extension = nullptr;
 };
 
-const Target kTargets[] = {
-    {"footer", StrataFuzz_footer, true},
-    {"page_header", StrataFuzz_page_header, false},
-    {"rle_bit_packed", StrataFuzz_rle_bit_packed, false},
-    {"plain", StrataFuzz_plain, false},
-    {"dictionary", StrataFuzz_dictionary, false},
-    {"delta_binary_packed", StrataFuzz_delta_binary_packed, false},
-    {"delta_length_byte_array", StrataFuzz_delta_length_byte_array, false},
-    {"delta_byte_array", StrataFuzz_delta_byte_array, false},
-    {"byte_stream_split", StrataFuzz_byte_stream_split, false},
-    {"alp", StrataFuzz_alp, false},
-    {"codec", StrataFuzz_codec, false},
-    {"file_reader", StrataFuzz_file_reader, true},
-    {"encrypted_file_reader", StrataFuzz_encrypted_file_reader, true},
-    {"filtered_reader", StrataFuzz_filtered_reader, true},
-    {"csv_reader", StrataFuzz_csv_reader, false},
-    {"ipc_stream", StrataFuzz_ipc_stream, false, "data/arrow-ipc-stream", ".stream"},
-    {"ipc_file", StrataFuzz_ipc_file, false, "data/arrow-ipc-file", ".arrow_file"},
+// The targets that take more than their committed inputs, by name; every other registered
+// target (fuzz_registry.h) replays its committed and tiny inputs only.
+const Target kCorpusTargets[] = {
+    {"footer", nullptr, true},
+    {"file_reader", nullptr, true},
+    {"encrypted_file_reader", nullptr, true},
+    {"filtered_reader", nullptr, true},
+    {"ipc_stream", nullptr, false, "data/arrow-ipc-stream", ".stream"},
+    {"ipc_file", nullptr, false, "data/arrow-ipc-file", ".arrow_file"},
 };
+
+std::vector<Target> AllTargets() {
+  std::vector<Target> targets;
+  for (const RegisteredTarget& registered : RegisteredTargets()) {
+    Target target{registered.name, registered.function};
+    for (const Target& corpus : kCorpusTargets) {
+      if (std::string_view(corpus.name) != registered.name) continue;
+      target = corpus;
+      target.function = registered.function;
+    }
+    targets.push_back(target);
+  }
+  return targets;
+}
 
 std::string ReadAll(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -91,6 +79,20 @@ fs::path RegressionDir() {
   return fs::path(source_dir) / "src/strata/fuzz/regressions";
 }
 
+// The corpus table's names and the folders under regressions/ are registered targets: a target
+// renamed or no longer registered leaves neither behind unnoticed.
+TEST(FuzzRegistryTest, CorpusTargetsAndRegressionFoldersAreRegistered) {
+  std::set<std::string> registered;
+  for (const RegisteredTarget& target : RegisteredTargets()) registered.insert(target.name);
+  for (const Target& corpus : kCorpusTargets) EXPECT_TRUE(registered.contains(corpus.name)) << corpus.name;
+  const fs::path root = RegressionDir();
+  ASSERT_FALSE(root.empty()) << "STRATA_SOURCE_DIR is not set (CTest sets it; run the test through ctest)";
+  for (const auto& entry : fs::directory_iterator(root)) {
+    if (!entry.is_directory()) continue;
+    EXPECT_TRUE(registered.contains(entry.path().filename().string())) << entry.path();
+  }
+}
+
 class FuzzRegressionTest : public ::testing::TestWithParam<Target> {};
 // The targets that whole parquet-testing files feed, and those that arrow-testing folders feed:
 // each test is instantiated only for the targets it applies to, so none skips.
@@ -99,7 +101,7 @@ class FuzzArrowTargetTest : public FuzzRegressionTest {};
 
 std::vector<Target> TargetsWhere(bool (*applies)(const Target&)) {
   std::vector<Target> targets;
-  for (const Target& target : kTargets) {
+  for (const Target& target : AllTargets()) {
     if (applies(target)) targets.push_back(target);
   }
   return targets;
@@ -182,7 +184,7 @@ TEST_P(FuzzArrowTargetTest, ArrowTestingFiles) {
   RecordProperty("files", files + golden);
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegressionTest, ::testing::ValuesIn(kTargets), TargetName);
+INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegressionTest, ::testing::ValuesIn(AllTargets()), TargetName);
 INSTANTIATE_TEST_SUITE_P(Targets, FuzzFileTargetTest,
                          ::testing::ValuesIn(TargetsWhere([](const Target& t) { return t.takes_files; })),
                          TargetName);

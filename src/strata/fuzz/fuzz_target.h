@@ -1,8 +1,9 @@
 // Support for strata's fuzz targets: how a target is declared, the memory pool it runs with, and
 // the checks that turn "returned an error" into "found a bug". Each *_fuzz.cc beside the code it
-// exercises defines one target with STRATA_FUZZ_TARGET(name); the fuzz folder's CMakeLists links
-// it into a libFuzzer binary (STRATA_FUZZ=ON) and into the regression test that replays the
-// committed inputs in src/strata/fuzz/regressions/<name>/ in every build.
+// exercises defines one target with STRATA_FUZZ_TARGET(name), and that folder's CMakeLists
+// registers it (strata_add_fuzz_target); the fuzz folder links it into a libFuzzer binary
+// (STRATA_FUZZ=ON) and into the regression test that replays the committed inputs in
+// src/strata/fuzz/regressions/<name>/ in every build.
 #pragma once
 
 #include <cstddef>

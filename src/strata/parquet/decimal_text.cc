@@ -3,7 +3,7 @@
 #include <cstring>
 #include <limits>
 
-#include "strata/parquet/read/value_conversion.h"
+#include "strata/util/bit_util.h"
 
 namespace strata::parquet {
 namespace {
@@ -144,7 +144,7 @@ Result<ArrayDataPtr> DecimalTextConverter::ConvertWithOffsets(const ArrayData& s
   int64_t bound = 0;
   int64_t widest = 0;
   for (int64_t i = 0; i < length; ++i) {
-    if (validity && !IsBitSet(validity, i)) continue;
+    if (validity && !bit_util::GetBit(validity, i)) continue;
     int64_t size = 0;
     value_at(i, &size);
     bound += DecimalTextBound(size, scale_);
@@ -164,7 +164,7 @@ Result<ArrayDataPtr> DecimalTextConverter::ConvertWithOffsets(const ArrayData& s
   int64_t position = 0;
   out_offsets[0] = 0;
   for (int64_t i = 0; i < length; ++i) {
-    if (!validity || IsBitSet(validity, i)) {
+    if (!validity || bit_util::GetBit(validity, i)) {
       int64_t size = 0;
       const uint8_t* value = value_at(i, &size);
       position += FormatDecimalText(value, size, scale_, limbs, out + position);

@@ -4,7 +4,6 @@
 
 #include "strata/parquet/decimal_text.h"
 #include "strata/parquet/geo/geoarrow_metadata.h"
-#include "strata/parquet/variant/variant_column.h"
 #include "strata/variant/variant_extension.h"
 
 #include "strata/parquet/thrift/heap_bytes.h"
@@ -58,6 +57,11 @@ KeyValueMetadata LeafFieldMetadata(const SchemaElement& e, const DataType& type,
 }
 
 }  // namespace
+
+bool IsVariantGroup(const SchemaNode& node) {
+  const auto& logical = node.element->logical_type;
+  return !node.is_leaf() && logical && logical->kind == LogicalType::Kind::kVariant;
+}
 
 Result<TypePtr> LeafValueType(const SchemaElement& e, const SchemaOptions& options) {
   if (!e.type) return Status::Corrupt("schema leaf '{}' has no physical type", e.name);

@@ -28,6 +28,10 @@ struct SchemaNode {
   }
 };
 
+// Whether `node` is a group annotated VARIANT (read as Arrow's canonical variant:
+// variant/variant_column.h).
+bool IsVariantGroup(const SchemaNode& node);
+
 // A leaf column: what a column reader needs to know to decode it.
 // How INT96 (deprecated nanosecond timestamps) is read: as timestamp[ns] (which holds years
 // 1677-2262; a value outside fails, naming the column and row), [us] or [ms] (which hold

@@ -250,10 +250,6 @@ class PlanBuilder {
 
 }  // namespace
 
-bool IsVariantGroup(const SchemaNode& node) {
-  return !node.is_leaf() && node.element->logical_type && node.element->logical_type->kind == Kind::kVariant;
-}
-
 Result<std::shared_ptr<const VariantShredding>> MakeVariantShredding(const SchemaDescriptor& descriptor,
                                                                       int node_index) {
   auto shredding = std::make_shared<VariantShredding>();

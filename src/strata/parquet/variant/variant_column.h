@@ -17,9 +17,6 @@
 
 namespace strata::parquet {
 
-// Whether `node` is a group annotated VARIANT.
-bool IsVariantGroup(const SchemaNode& node);
-
 // How one value / typed_value pair (the variant group itself, a shredded object field, an
 // array element) is read. Child indices count the pair's group's fields in file order.
 struct ShreddedNode {
