@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { diffSummaries } from '../peers/compare_scan.mjs';
+import { diffSummaries } from '../../testing/peers/compare_scan.mjs';
 import { measure, median, summaryOf } from './measure.mjs';
 import { writeCharts, writeMarkdown } from './report.mjs';
 import {

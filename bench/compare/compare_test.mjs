@@ -169,9 +169,9 @@ test('the CSV workloads run strata at 1 and nproc threads and both peers with th
   const duck = all.find((e) => e.peer === 'duckdb' && e.threads === 1);
   const polars = all.find((e) => e.peer === 'polars' && e.threads === cores);
   const infer = ['--infer-rows', String(POLARS_CSV_INFER_ROWS)];
-  assert.deepEqual(commandFor(duck, read).slice(1), ['bench/peers/scan_summary.mjs', 'duckdb', 'D/lineitem.csv', '--threads', '1']);
+  assert.deepEqual(commandFor(duck, read).slice(1), ['testing/peers/scan_summary.mjs', 'duckdb', 'D/lineitem.csv', '--threads', '1']);
   assert.deepEqual(commandFor(polars, read).slice(1),
-    ['bench/peers/scan_summary.mjs', 'polars', 'D/lineitem.csv', '--threads', String(cores), ...infer]);
+    ['testing/peers/scan_summary.mjs', 'polars', 'D/lineitem.csv', '--threads', String(cores), ...infer]);
   assert.deepEqual(commandFor(duck, convert).slice(1),
     ['bench/compare/write_peer.mjs', 'duckdb', 'D/lineitem.csv', out('duckdb-1t'), '--threads', '1']);
   assert.deepEqual(commandFor(polars, convert).slice(1),
@@ -236,7 +236,7 @@ test('the IPC workloads: strata convert / scan at 1 and nproc threads against Po
       '--ipc-compression', 'none']);
   assert.equal(outputFor(polars, write), out(write, 'polars-1t'));
   assert.deepEqual(commandFor(strata[0], read), [STRATA_BIN, 'scan', '--json', '--threads', '1', 'D/lineitem.arrow']);
-  assert.deepEqual(commandFor(polars, read).slice(1), ['bench/peers/scan_summary.mjs', 'polars', 'D/lineitem.arrow', '--threads', '1']);
+  assert.deepEqual(commandFor(polars, read).slice(1), ['testing/peers/scan_summary.mjs', 'polars', 'D/lineitem.arrow', '--threads', '1']);
   // DuckDB (no IPC without its community extension), the limit and pre-buffer rows do not run.
   for (const w of [write, writeLz4, read]) {
     assert.ok(all.filter((e) => e.peer === 'duckdb' || e.name === 'limit' || e.id === 'strata-prebuf').every((e) => commandFor(e, w) === null));

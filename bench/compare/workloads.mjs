@@ -9,8 +9,8 @@ import path from 'node:path';
 // while the working tree holds someone's unfinished changes).
 export const STRATA_BIN = process.env.STRATA_BIN || 'build/release/src/strata/cli/strata';
 const NODE = process.execPath;
-const SCAN = 'bench/peers/scan_summary.mjs';
-const META = 'bench/peers/read_metadata.mjs';
+const SCAN = 'testing/peers/scan_summary.mjs';
+const META = 'testing/peers/read_metadata.mjs';
 const WRITE = 'bench/compare/write_peer.mjs';
 
 export const PROJECTED_COLUMNS = ['l_extendedprice', 'l_shipdate']; // 2 of lineitem's 16
