@@ -61,8 +61,16 @@ function machine() {
       strata = `present, --version failed`;
     }
   }
+  // The checkout the run was made from (the docs page names it); '+' marks uncommitted changes.
+  let commit = null;
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    if (execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim()) commit += '+';
+  } catch (error) {
+    commit = null;
+  }
   return {
-    nproc: os.availableParallelism?.() ?? os.cpus().length, cpu,
+    nproc: os.availableParallelism?.() ?? os.cpus().length, cpu, commit,
     memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1), os: `${os.type()} ${os.release()}`,
     node: process.versions.node, duckdb: packageVersion('@duckdb/node-api'),
     polars: packageVersion('nodejs-polars'), strata, strataBin: STRATA_BIN,

@@ -292,7 +292,7 @@ test('the docs page shows the run, a table per workload, the peers at the same t
     date: '2026-01-01T00:00:00Z', quick: true, runs: 3, data: 'bench/data/quick', loadAverageAfter: [1.5, 1, 1],
     elapsedSeconds: 120,
     machine: { cpu: 'CPU', nproc: 2, memoryGiB: '4.0', os: 'Linux 6', node: '20', duckdb: 'd', polars: 'p',
-      strata: 'strata 0.1', loadAverage: [0.5, 0.25, 0.75] },
+      strata: 'strata 0.1', commit: 'abc1234', loadAverage: [0.5, 0.25, 0.75] },
     startup: [{ module: '@duckdb/node-api', medianSeconds: 0.2, medianRssKiB: 1024 }],
     workloads: [{
       name: 'scan_lineitem_snappy', kind: 'scan', file: 'bench/data/quick/lineitem_snappy.parquet', disagreements: [],
@@ -309,6 +309,8 @@ test('the docs page shows the run, a table per workload, the peers at the same t
   assert.match(page, /Load average \(1 \/ 5 \/ 15 min\): 0\.5 \/ 0\.25 \/ 0\.75 before the run, 1\.5 \/ 1 \/ 1 after it/);
   assert.match(page, /--quick: every dataset ~20x smaller/);
   assert.match(page, /Threads: strata at 1 and 2; the peers at 1\./);
+  assert.match(page, /strata 0\.1 built from commit abc1234; node 20/);
+  assert.match(page, /This is a `--quick` run/);
   assert.match(page, /### scan_lineitem_snappy\n\n`bench\/data\/quick\/lineitem_snappy\.parquet`: every column/);
   assert.match(page, /\| duckdb \| 1 \| 1\.00 s \| 800 ms \| 20 MiB \| 2\.00x \| n\/a \|/);
   assert.match(page, /\| scan_lineitem_snappy \| 1 \| 500 ms \| 20 MiB \| 2\.00x \| 20 MiB \|  \|  \|/);

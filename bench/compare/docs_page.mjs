@@ -43,8 +43,12 @@ function runSection(results) {
       `${results.workloads.length} workloads; medians of ${results.runs} timed runs per cell after one warm-up.`,
     `- Machine: ${m.cpu}, ${m.nproc} cores, ${m.memoryGiB} GiB RAM, ${m.os}.`,
     `- Load average (1 / 5 / 15 min): ${load(m.loadAverage)} before the run, ${load(results.loadAverageAfter)} after it.`,
-    `- Software: ${m.strata}; node ${m.node}, @duckdb/node-api ${m.duckdb}, nodejs-polars ${m.polars}.`,
+    `- Software: ${m.strata}${m.commit ? ` built from commit ${m.commit}` : ''}; node ${m.node}, ` +
+      `@duckdb/node-api ${m.duckdb}, nodejs-polars ${m.polars}.`,
     `- Threads: strata at ${strataThreads.join(' and ') || 'n/a'}; the peers at ${peerThreads.join(' and ') || 'n/a'}.`,
+    ...(results.quick ? ['', 'This is a `--quick` run, a smoke run on small files: the peers\' node start-up is most of their ' +
+      'time, so read their "minus start-up" column, and read [performance-notes.md](performance-notes.md) for the ' +
+      'reference run at default sizes.'] : []),
   ];
 }
 
