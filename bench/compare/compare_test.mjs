@@ -300,6 +300,7 @@ test('the docs page shows the run, a table per workload, the peers at the same t
         cell('strata-1t', 'strata', 'strata', 1, 0.5, { timeRatio: 1, memoryRatio: 1, limitRatio: 2.5 }),
         cell('limit-1t', 'limit', 'limit (strata pages)', 1, 0.2, { timeRatio: 0.4 }),
         cell('strata-2t', 'strata', 'strata', 2, 0.3, { timeRatio: 0.6, limitRatio: 1.5 }),
+        cell('strata-nopruning', 'strata', 'strata, --pruning off', 1, 0.7, { timeRatio: 1.4 }),
         cell('duckdb-1t', 'duckdb', 'duckdb', 1, 1.0, { timeRatio: 2, sameThreadsTimeRatio: 2 }),
       ],
     }],
@@ -315,6 +316,7 @@ test('the docs page shows the run, a table per workload, the peers at the same t
   assert.match(page, /\| duckdb \| 1 \| 1\.00 s \| 800 ms \| 20 MiB \| 2\.00x \| n\/a \|/);
   assert.match(page, /\| scan_lineitem_snappy \| 1 \| 500 ms \| 20 MiB \| 2\.00x \| 20 MiB \|  \|  \|/);
   assert.doesNotMatch(page, /\| scan_lineitem_snappy \| 2 \| 300 ms/);  // no peer at 2 threads
+  assert.doesNotMatch(page, /\| scan_lineitem_snappy \| 1 \| 700 ms/);  // a variant, not strata's own row
   assert.match(page, /\| scan_lineitem_snappy \| strata \| 2 \| 200 ms \| 300 ms \| 1\.50x \|/);
   assert.match(page, /Every engine that ran printed the same summary/);
   assert.doesNotMatch(page, /issue \d/);

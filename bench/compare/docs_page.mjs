@@ -70,12 +70,12 @@ function workloadTables(results) {
   return lines;
 }
 
-// Every strata row of a workload with peers beside it at the same thread count.
+// strata's plain row at each thread count (not pre-buffering or pruning variants) with the peers
+// beside it at the same count.
 function peerTable(results) {
   const rows = [];
   for (const w of results.workloads) {
-    const strataRows = w.engines.filter((e) => e.engine === 'strata' && !/pre-buffer/.test(e.label ?? '') &&
-      e.medianSeconds !== null);
+    const strataRows = w.engines.filter((e) => e.id === `strata-${e.threads}t` && e.medianSeconds !== null);
     for (const s of strataRows) {
       const peer = (name) => w.engines.find((e) => e.peer === name && e.threads === s.threads && e.medianSeconds !== null &&
         e.sameThreadsTimeRatio !== null && e.sameThreadsTimeRatio !== undefined);
