@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { diffSummaries } from '../peers/compare_scan.mjs';
+import { diffSummaries } from '../../testing/peers/compare_scan.mjs';
 import { measure, median, summaryOf } from './measure.mjs';
 import { writeCharts, writeMarkdown } from './report.mjs';
 import {
@@ -63,8 +63,16 @@ function machine() {
       strata = `present, --version failed`;
     }
   }
+  // The checkout the run was made from (the docs page names it); '+' marks uncommitted changes.
+  let commit = null;
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    if (execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim()) commit += '+';
+  } catch (error) {
+    commit = null;
+  }
   return {
-    nproc: os.availableParallelism?.() ?? os.cpus().length, cpu,
+    nproc: os.availableParallelism?.() ?? os.cpus().length, cpu, commit,
     memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1), os: `${os.type()} ${os.release()}`,
     node: process.versions.node, duckdb: packageVersion('@duckdb/node-api'),
     polars: packageVersion('nodejs-polars'), strata, strataBin: STRATA_BIN,

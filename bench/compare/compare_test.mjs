@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { renderDocsPage } from './docs_page.mjs';
 import { writeMarkdown } from './report.mjs';
 import {
   commandFor, engines, inputCommand, outputFor, POLARS_CSV_INFER_ROWS, STRATA_BIN, threadedKind, workloads, writesOutput,
@@ -169,9 +170,9 @@ test('the CSV workloads run strata at 1 and nproc threads and both peers with th
   const duck = all.find((e) => e.peer === 'duckdb' && e.threads === 1);
   const polars = all.find((e) => e.peer === 'polars' && e.threads === cores);
   const infer = ['--infer-rows', String(POLARS_CSV_INFER_ROWS)];
-  assert.deepEqual(commandFor(duck, read).slice(1), ['bench/peers/scan_summary.mjs', 'duckdb', 'D/lineitem.csv', '--threads', '1']);
+  assert.deepEqual(commandFor(duck, read).slice(1), ['testing/peers/scan_summary.mjs', 'duckdb', 'D/lineitem.csv', '--threads', '1']);
   assert.deepEqual(commandFor(polars, read).slice(1),
-    ['bench/peers/scan_summary.mjs', 'polars', 'D/lineitem.csv', '--threads', String(cores), ...infer]);
+    ['testing/peers/scan_summary.mjs', 'polars', 'D/lineitem.csv', '--threads', String(cores), ...infer]);
   assert.deepEqual(commandFor(duck, convert).slice(1),
     ['bench/compare/write_peer.mjs', 'duckdb', 'D/lineitem.csv', out('duckdb-1t'), '--threads', '1']);
   assert.deepEqual(commandFor(polars, convert).slice(1),
@@ -236,7 +237,7 @@ test('the IPC workloads: strata convert / scan at 1 and nproc threads against Po
       '--ipc-compression', 'none']);
   assert.equal(outputFor(polars, write), out(write, 'polars-1t'));
   assert.deepEqual(commandFor(strata[0], read), [STRATA_BIN, 'scan', '--json', '--threads', '1', 'D/lineitem.arrow']);
-  assert.deepEqual(commandFor(polars, read).slice(1), ['bench/peers/scan_summary.mjs', 'polars', 'D/lineitem.arrow', '--threads', '1']);
+  assert.deepEqual(commandFor(polars, read).slice(1), ['testing/peers/scan_summary.mjs', 'polars', 'D/lineitem.arrow', '--threads', '1']);
   // DuckDB (no IPC without its community extension), the limit and pre-buffer rows do not run.
   for (const w of [write, writeLz4, read]) {
     assert.ok(all.filter((e) => e.peer === 'duckdb' || e.name === 'limit' || e.id === 'strata-prebuf').every((e) => commandFor(e, w) === null));
@@ -279,4 +280,44 @@ test('the report has the IPC table against Polars at the same threads', () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the docs page shows the run, a table per workload, the peers at the same threads and the limit', () => {
+  const cell = (id, engine, label, threads, seconds, extra = {}) => ({
+    id, engine, label, threads, peer: engine === 'duckdb' || engine === 'polars' ? engine : null, error: null,
+    medianSeconds: seconds, medianRssKiB: 20480, timeRatio: null, memoryRatio: null, limitRatio: null,
+    sameThreadsTimeRatio: null, ...extra,
+  });
+  const results = {
+    date: '2026-01-01T00:00:00Z', quick: true, runs: 3, data: 'bench/data/quick', loadAverageAfter: [1.5, 1, 1],
+    elapsedSeconds: 120,
+    machine: { cpu: 'CPU', nproc: 2, memoryGiB: '4.0', os: 'Linux 6', node: '20', duckdb: 'd', polars: 'p',
+      strata: 'strata 0.1', commit: 'abc1234', loadAverage: [0.5, 0.25, 0.75] },
+    startup: [{ module: '@duckdb/node-api', medianSeconds: 0.2, medianRssKiB: 1024 }],
+    workloads: [{
+      name: 'scan_lineitem_snappy', kind: 'scan', file: 'bench/data/quick/lineitem_snappy.parquet', disagreements: [],
+      engines: [
+        cell('strata-1t', 'strata', 'strata', 1, 0.5, { timeRatio: 1, memoryRatio: 1, limitRatio: 2.5 }),
+        cell('limit-1t', 'limit', 'limit (strata pages)', 1, 0.2, { timeRatio: 0.4 }),
+        cell('strata-2t', 'strata', 'strata', 2, 0.3, { timeRatio: 0.6, limitRatio: 1.5 }),
+        cell('strata-nopruning', 'strata', 'strata, --pruning off', 1, 0.7, { timeRatio: 1.4 }),
+        cell('duckdb-1t', 'duckdb', 'duckdb', 1, 1.0, { timeRatio: 2, sameThreadsTimeRatio: 2 }),
+      ],
+    }],
+  };
+  const page = renderDocsPage(results, '# Performance\n\nheader text\n');
+  assert.match(page, /^# Performance\n\nheader text\n/);
+  assert.match(page, /Load average \(1 \/ 5 \/ 15 min\): 0\.5 \/ 0\.25 \/ 0\.75 before the run, 1\.5 \/ 1 \/ 1 after it/);
+  assert.match(page, /--quick: every dataset ~20x smaller/);
+  assert.match(page, /Threads: strata at 1 and 2; the peers at 1\./);
+  assert.match(page, /strata 0\.1 built from commit abc1234; node 20/);
+  assert.match(page, /This is a `--quick` run/);
+  assert.match(page, /### scan_lineitem_snappy\n\n`bench\/data\/quick\/lineitem_snappy\.parquet`: every column/);
+  assert.match(page, /\| duckdb \| 1 \| 1\.00 s \| 800 ms \| 20 MiB \| 2\.00x \| n\/a \|/);
+  assert.match(page, /\| scan_lineitem_snappy \| 1 \| 500 ms \| 20 MiB \| 2\.00x \| 20 MiB \|  \|  \|/);
+  assert.doesNotMatch(page, /\| scan_lineitem_snappy \| 2 \| 300 ms/);  // no peer at 2 threads
+  assert.doesNotMatch(page, /\| scan_lineitem_snappy \| 1 \| 700 ms/);  // a variant, not strata's own row
+  assert.match(page, /\| scan_lineitem_snappy \| strata \| 2 \| 200 ms \| 300 ms \| 1\.50x \|/);
+  assert.match(page, /Every engine that ran printed the same summary/);
+  assert.doesNotMatch(page, /issue \d/);
 });

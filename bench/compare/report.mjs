@@ -1,18 +1,19 @@
 // Writes bench-compare's outputs: results.json (everything), results.md (the table) and the
-// time / memory charts through gnuplot.
+// time / memory charts through gnuplot. docs_page.mjs renders docs/performance.md from the same
+// results.json with the formatting helpers exported here.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { POLARS_CSV_INFER_ROWS } from './workloads.mjs';
 
-const fmtSeconds = (s) => (s === null ? 'n/a' : s < 1 ? `${(s * 1000).toFixed(0)} ms` : `${s.toFixed(2)} s`);
-const fmtMiB = (kib) => (kib === null ? 'n/a' : `${(kib / 1024).toFixed(0)} MiB`);
-const fmtRatio = (r) => (r === null || r === undefined ? 'n/a' : `${r.toFixed(2)}x`);
+export const fmtSeconds = (s) => (s === null ? 'n/a' : s < 1 ? `${(s * 1000).toFixed(0)} ms` : `${s.toFixed(2)} s`);
+export const fmtMiB = (kib) => (kib === null ? 'n/a' : `${(kib / 1024).toFixed(0)} MiB`);
+export const fmtRatio = (r) => (r === null || r === undefined ? 'n/a' : `${r.toFixed(2)}x`);
 // The writer issue's memory target for `strata convert` of the lineitem file.
 const WRITER_RSS_TARGET_MIB = 90;
 
 // The median start-up (node + module load) of each peer, to show peers' times without it.
-function startupSeconds(results, peer) {
+export function startupSeconds(results, peer) {
   const module = peer === 'duckdb' ? '@duckdb/node-api' : 'nodejs-polars';
   return results.startup.find((s) => s.module === module)?.medianSeconds ?? null;
 }

@@ -12,8 +12,8 @@ export const STRATA_BIN = process.env.STRATA_BIN || 'build/release/src/strata/cl
 // (--before BIN): a change's before and after measured in one run, under the same load.
 export const STRATA_BEFORE_BIN = process.env.STRATA_BEFORE_BIN || null;
 const NODE = process.execPath;
-const SCAN = 'bench/peers/scan_summary.mjs';
-const META = 'bench/peers/read_metadata.mjs';
+const SCAN = 'testing/peers/scan_summary.mjs';
+const META = 'testing/peers/read_metadata.mjs';
 const WRITE = 'bench/compare/write_peer.mjs';
 
 export const PROJECTED_COLUMNS = ['l_extendedprice', 'l_shipdate']; // 2 of lineitem's 16

@@ -10,15 +10,15 @@
 // pl.readParquet(IN).writeParquet(OUT), which holds the whole table (2.4 GB of RSS for the 6M-row
 // lineitem). DuckDB: COPY (SELECT * FROM IN) TO OUT (FORMAT parquet, COMPRESSION snappy) with
 // SET threads = N. Exit code 1 on an engine error, 2 on bad usage.
-// A CSV IN (.csv, .tsv, .csv.gz, ...; bench/peers/csv_options.mjs) is read with the engine's own
-// CSV reader and type inference, as bench/peers/scan_summary.mjs reads it: DuckDB
+// A CSV IN (.csv, .tsv, .csv.gz, ...; testing/peers/csv_options.mjs) is read with the engine's own
+// CSV reader and type inference, as testing/peers/scan_summary.mjs reads it: DuckDB
 // `COPY (SELECT * FROM read_csv(IN)) TO OUT (...)`, Polars pl.scanCSV(IN) (dates parsed, types
 // from --infer-rows N rows, default the whole file) -> sinkParquet, or readCSV -> writeParquet.
 // An Arrow IPC OUT (.arrow, .feather, .ipc: the file format) is written by Polars only:
 // pl.readParquet(IN).writeIPC(OUT, {compression}) with --ipc-compression none|lz4|zstd
 // (nodejs-polars has no streaming sinkIPC, so the whole table is held); DuckDB writes Arrow IPC
 // only through its community `arrow` extension, which is not installed: an error.
-import { isCsvPath } from '../peers/csv_options.mjs';
+import { isCsvPath } from '../../testing/peers/csv_options.mjs';
 
 export function isIpcPath(file) {
   return /\.(arrow|feather|ipc)$/i.test(file);
@@ -56,14 +56,14 @@ async function writeWithPolars(input, output, threads, mode, inferRows, ipcCompr
   if (threads) process.env.POLARS_MAX_THREADS = String(threads);
   const { default: pl } = await import('nodejs-polars');
   if (isIpcPath(output)) {
-    const frame = isCsvPath(input) ? (await import('../peers/polars_summary.mjs')).polarsCsvScan(input, { inferRows }).collectSync()
+    const frame = isCsvPath(input) ? (await import('../../testing/peers/polars_summary.mjs')).polarsCsvScan(input, { inferRows }).collectSync()
       : pl.readParquet(input);
     frame.writeIPC(output, { compression: ipcCompression === 'none' ? 'uncompressed' : ipcCompression });
     return frame.height;
   }
   const csv = isCsvPath(input);
   // The CSV scan of scan_summary.mjs (imported after POLARS_MAX_THREADS is set).
-  const scan = csv ? (await import('../peers/polars_summary.mjs')).polarsCsvScan(input, { inferRows })
+  const scan = csv ? (await import('../../testing/peers/polars_summary.mjs')).polarsCsvScan(input, { inferRows })
     : pl.scanParquet(input);
   if (mode === 'sink') {
     // sinkParquet builds the plan; collect() runs it (and returns an empty frame).

@@ -1,7 +1,7 @@
 // The scan summary of a Parquet file with INTERVAL columns (flat, with nulls, and an all-null
 // one): SCAN-SUMMARY.md writes FIXED_LEN_BYTE_ARRAY, INTERVAL included, as binary, so the line
 // shows count, nulls and the bytewise min and max of the 12 stored bytes as len=12;sha256=...,
-// and it equals DuckDB's summary of the same file (bench/peers/duckdb_summary.mjs).
+// and it equals DuckDB's summary of the same file (testing/peers/duckdb_summary.mjs).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -55,7 +55,7 @@ std::string DuckDBSummaryLine(const std::string& path) {
       (std::filesystem::temp_directory_path() / ("strata_duckdb_summary_" + std::to_string(::getpid()))).string();
   {
     std::ofstream script(stem + ".mjs");
-    script << "import { DuckDBSummary } from '" << (root / "bench/peers/duckdb_summary.mjs").string() << "';\n"
+    script << "import { DuckDBSummary } from '" << (root / "testing/peers/duckdb_summary.mjs").string() << "';\n"
            << "import fs from 'fs';\n"
            << "const summary = await DuckDBSummary.create({ threads: 1 });\n"
            << "fs.writeFileSync('" << stem << ".txt', await summary.summarize('" << path << "'));\n"

@@ -356,7 +356,7 @@ TEST(TestFileBuilderTest, DuckDbReadsABuiltFile) {
   const char* source_dir = std::getenv("STRATA_SOURCE_DIR");
   const std::filesystem::path root = source_dir ? source_dir : STRATA_SOURCE_DIR_DEFAULT;
   STRATA_REQUIRE_OR_SKIP(std::filesystem::exists(root / "node_modules" / "@duckdb") &&
-                             std::filesystem::exists(root / "bench/peers/scan_summary.mjs") &&
+                             std::filesystem::exists(root / "testing/peers/scan_summary.mjs") &&
                              std::system("node --version >/dev/null 2>&1") == 0,
                          "node and node_modules/@duckdb (scripts/install-deps)");
   std::vector<int64_t> ids(5000);
@@ -387,7 +387,7 @@ TEST(TestFileBuilderTest, DuckDbReadsABuiltFile) {
   }
   const std::string out_path = path.string() + ".out";
   const std::string command =
-      fmt::format("node '{}' duckdb '{}' > '{}'", (root / "bench/peers/scan_summary.mjs").string(), path.string(), out_path);
+      fmt::format("node '{}' duckdb '{}' > '{}'", (root / "testing/peers/scan_summary.mjs").string(), path.string(), out_path);
   const int rc = std::system(command.c_str());
   std::string line;
   if (FILE* f = std::fopen(out_path.c_str(), "r")) {

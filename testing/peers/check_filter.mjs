@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Usage: node bench/peers/check_filter.mjs --strata BIN --tmp DIR [--parquet-testing DIR]
+// Usage: node testing/peers/check_filter.mjs --strata BIN --tmp DIR [--parquet-testing DIR]
 // `strata scan --json --filter F` against DuckDB's summary of `SELECT * ... WHERE F`, the same
 // predicate text on both sides (the --filter grammar is a subset of SQL's). Files:
 //   - a table DuckDB generates and writes (row groups of 20,000 rows), and a copy sorted by k;

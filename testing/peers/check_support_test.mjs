@@ -1,6 +1,6 @@
 // Tests of what the peer-check drivers share (check_support.mjs): argument parsing, the ALLOWED
 // matching, the report and its tally, and the worker runner's retry after a crash
-// (node --test bench/peers/).
+// (node --test testing/peers/).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Usage: node bench/peers/check_writer.mjs --strata BIN --tmp DIR [--parts rewrite,peers,stats]
+// Usage: node testing/peers/check_writer.mjs --strata BIN --tmp DIR [--parts rewrite,peers,stats]
 //            [--list FILE] [--engines duckdb,polars,parquet-wasm,hyparquet]
 // The checks of strata's Parquet writer against the peer engines (scripts/check-writer-against-peers
-// drives it; see bench/peers/README.md):
+// drives it; see testing/peers/README.md):
 //   rewrite  every --list file (one path a line) is rewritten by `strata convert` under each
 //            OPTION_SETS entry; each engine's scan summary of the rewritten file must equal
 //            strata's summary of the original (strata's own re-read is checked too).

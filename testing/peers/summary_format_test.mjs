@@ -1,4 +1,4 @@
-// Tests of the scan-summary formatting rules: node --test bench/peers/
+// Tests of the scan-summary formatting rules: node --test testing/peers/
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Usage: node bench/peers/scan_summary.mjs ENGINE FILE [--threads N] [--columns a,b] [CSV options]
-//        node bench/peers/scan_summary.mjs ENGINE --batch [--digest] [--threads N] FILE...
+// Usage: node testing/peers/scan_summary.mjs ENGINE FILE [--threads N] [--columns a,b] [CSV options]
+//        node testing/peers/scan_summary.mjs ENGINE --batch [--digest] [--threads N] FILE...
 // ENGINE is duckdb, polars, parquet-wasm (arrow-rs) or hyparquet. Reads FILE with that engine,
 // decodes every column (or the chosen ones) and prints the scan-summary line of
 // /work/shared/SCAN-SUMMARY.md. Exit code 1 and a message on stderr when the engine refuses the

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Usage: node bench/peers/check_ipc.mjs --strata BIN --tmp DIR --list FILE [--parts convert,peers]
+// Usage: node testing/peers/check_ipc.mjs --strata BIN --tmp DIR --list FILE [--parts convert,peers]
 //            [--engines arrow-js,polars,duckdb]
 // strata's Arrow IPC writer and readers against apache-arrow (Arrow JS), Polars and DuckDB
 // (scripts/check-ipc-against-peers drives it):

@@ -1,10 +1,10 @@
 // DuckDB's side of scripts/check-convert's ALP checks (@duckdb/node-api).
-//   node bench/peers/alp_lineitem.mjs generate OUT.parquet ROWS
+//   node testing/peers/alp_lineitem.mjs generate OUT.parquet ROWS
 //     lineitem-like floating-point columns, deterministic (hash() of the row number, no tpch
 //     extension needed): TPC-H's decimal columns as DOUBLE (l_quantity 1..50, l_extendedprice
 //     with 2 decimals, l_discount 0.00-0.10, l_tax 0.00-0.08), a DOUBLE with NaN, infinities,
 //     -0.0, subnormals and nulls, and a FLOAT with nulls.
-//   node bench/peers/alp_lineitem.mjs compare A.parquet B.parquet
+//   node testing/peers/alp_lineitem.mjs compare A.parquet B.parquet
 //     prints "rows R a_not_b N b_not_a M" (EXCEPT ALL both ways).
 import { DuckDBInstance } from '@duckdb/node-api';
 

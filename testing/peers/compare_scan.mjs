@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Usage: node bench/peers/compare_scan.mjs --strata BIN [--peer duckdb|polars]
+// Usage: node testing/peers/compare_scan.mjs --strata BIN [--peer duckdb|polars]
 //            [--list FILE] [--skip-peer-errors] [--timeout SECONDS] [PARQUET...]
 // For each file runs `BIN scan --json FILE` and the peer's scan summary (scan_summary.mjs in a
 // child process, so a crashing engine cannot take the comparison down) and reports one of:

@@ -1,4 +1,4 @@
-// node --test bench/peers/: the CSV side of the peers' scan summary (csv_options.mjs, DuckDB's
+// node --test testing/peers/: the CSV side of the peers' scan summary (csv_options.mjs, DuckDB's
 // read_csv and Polars' scanCSV readings, scan_summary.mjs's CSV options).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 // Tests of the parquet-wasm and hyparquet engines, the batch mode and the writer check's
-// comparisons (node --test bench/peers/). Needs node_modules (npm ci).
+// comparisons (node --test testing/peers/). Needs node_modules (npm ci).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// node --test bench/peers/: the LZ4 frame and ZSTD codecs check_ipc.mjs gives apache-arrow.
+// node --test testing/peers/: the LZ4 frame and ZSTD codecs check_ipc.mjs gives apache-arrow.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decompressLz4Raw } from 'hyparquet-compressors';

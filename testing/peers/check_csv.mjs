@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Usage: node bench/peers/check_csv.mjs --strata BIN --tmp DIR [--arrow-testing DIR]
+// Usage: node testing/peers/check_csv.mjs --strata BIN --tmp DIR [--arrow-testing DIR]
 //            [--parts scan,roundtrip,write,fuzz] [--engines duckdb,polars]
 // strata's CSV reader and writer against DuckDB and Polars (scripts/check-csv-against-peers
-// drives it; the files are csv_files.mjs's, the rules below and in bench/peers/README.md):
+// drives it; the files are csv_files.mjs's, the rules below and in testing/peers/README.md):
 //   scan       each CSV: `strata scan --json` against each engine's summary of the file read
 //              with its own CSV reader, twice: `inferred` (the engine's dialect sniffing, null
 //              spellings and type inference) and `aligned` (the engine given strata's types

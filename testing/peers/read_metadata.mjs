@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Usage: node bench/peers/read_metadata.mjs duckdb|polars FILE
+// Usage: node testing/peers/read_metadata.mjs duckdb|polars FILE
 // Footer-only read: prints {"rows":N,"columns":C} from the file's metadata without decoding any
 // page (the peers' side of the "footer" benchmark workload).
 const [engine, file] = process.argv.slice(2);

@@ -1,4 +1,4 @@
-// node --test bench/peers/: the IPC tables of check_ipc.mjs survive their writers' own round
+// node --test testing/peers/: the IPC tables of check_ipc.mjs survive their writers' own round
 // trip (Arrow JS through every format and codec of ipc_codecs.mjs, Polars through writeIPC /
 // writeIPCStream), and the Arrow JS summary agrees with Polars' on the same IPC bytes.
 import assert from 'node:assert/strict';
