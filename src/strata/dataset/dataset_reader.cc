@@ -13,7 +13,6 @@ namespace strata::dataset {
 
 Status ScanOptions::Validate() const {
   if (batch_rows < 1) return Status::Invalid("dataset scan: batch_rows must be at least 1, got {}", batch_rows);
-  if (threads < 0) return Status::Invalid("dataset scan: threads must be 0 (all cores) or more, got {}", threads);
   if (read_ahead_bytes < 0) {
     return Status::Invalid("dataset scan: read_ahead_bytes must not be negative, got {}", read_ahead_bytes);
   }
@@ -62,8 +61,8 @@ struct DatasetReader::Impl {
   const Dataset* dataset = nullptr;
   ScanPlan plan;
   int64_t budget = 0;
-  int threads = 1;
-  exec::ThreadPool* pool = nullptr;  // null: every read runs on the calling thread
+  exec::Executor executor;  // serial: every read runs on the calling thread
+  exec::ThreadPool* pool = nullptr;  // executor.pool()
   size_t max_active = 1;
 
   // Shared with the pool tasks.
@@ -209,11 +208,11 @@ struct DatasetReader::Impl {
     }
   }
 
-  // Starts a read for every active file that has no batch waiting, within `threads` at once.
+  // Starts a read for every active file that has no batch waiting, executor.threads() at most.
   void StartReads() {
     if (pool == nullptr) return;
     for (const auto& file : active) {
-      if (shared->running >= threads) break;
+      if (shared->running >= executor.threads()) break;
       if (!file->running && !file->done && file->ready.empty()) Start(file);
     }
   }
@@ -309,21 +308,19 @@ Result<std::unique_ptr<DatasetReader>> Dataset::Scan(const ScanOptions& options)
   plan.pruning = options.pruning;
   plan.pruning.predicate = nullptr;
 
-  exec::ThreadPool* pool = exec::DefaultThreadPool();
-  const int threads = options.threads == 0 ? (pool != nullptr ? pool->num_threads() : 1) : options.threads;
-  impl->threads = threads;
-  impl->pool = threads > 1 ? pool : nullptr;
+  impl->executor = options.executor;
+  impl->pool = options.executor.pool();
   impl->budget = options.read_ahead_bytes;
   // Files open at once: enough that every thread has a file to decode while the consumer
   // takes batches from the front one; more would only hold more readers and batches.
-  impl->max_active = threads > 1 ? static_cast<size_t>(2 * threads) : 1;
+  impl->max_active = options.executor.parallel() ? static_cast<size_t>(2 * options.executor.threads()) : 1;
   plan.read.batch_rows = options.batch_rows;
   if (files_.size() == 1) {
     // One file: its own reader parallelises by column and reads row groups ahead.
-    plan.read.threads = options.threads;
+    plan.read.executor = options.executor;
     plan.read.read_ahead_bytes = options.read_ahead_bytes;
   } else {
-    plan.read.threads = 1;
+    plan.read.executor = exec::Executor();
     plan.read.read_ahead_bytes = 0;
   }
   impl->stats.files_total = static_cast<int64_t>(files_.size());

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "strata/exec/process_pool.h"
 #include "strata/exec/thread_pool.h"
 
 namespace strata::exec {
@@ -43,6 +44,15 @@ TEST(ExecutorTest, OneThreadOrNoPoolRunsOnTheCaller) {
   auto single = MakePool(1);
   EXPECT_EQ(Executor(single.get(), 0), Executor());  // a 1-core pool: the caller's thread
   EXPECT_EQ(Executor(single.get(), 2).threads(), 2);
+}
+
+TEST(ExecutorTest, ProcessExecutorUsesTheProcessPool) {
+  EXPECT_EQ(ProcessExecutor(1), Executor());
+  ThreadPool* pool = ProcessThreadPool();
+  ASSERT_NE(pool, nullptr);
+  EXPECT_EQ(pool->num_threads(), UsableCores());
+  EXPECT_EQ(ProcessExecutor(0), Executor(pool, 0));
+  EXPECT_EQ(ProcessExecutor(3), Executor(pool, 3));
 }
 
 }  // namespace

@@ -16,7 +16,6 @@ namespace strata::parquet {
 
 Status BatchReadOptions::Validate() const {
   if (batch_rows <= 0) return Status::Invalid("batch_rows must be positive, got {}", batch_rows);
-  if (threads < 0) return Status::Invalid("threads must be >= 0, got {}", threads);
   if (read_ahead_bytes < 0) return Status::Invalid("read_ahead_bytes must be >= 0, got {}", read_ahead_bytes);
   if (row_groups_at_once_bytes < 0) {
     return Status::Invalid("row_groups_at_once_bytes must be >= 0, got {}", row_groups_at_once_bytes);
@@ -181,13 +180,7 @@ Result<std::unique_ptr<BatchReader>> FileReader::ReadBatches(const BatchReadOpti
   auto reader = std::unique_ptr<BatchReader>(new BatchReader());
   reader->file_ = this;
   reader->options_ = options;
-  if (options.threads != 1) {
-    reader->cpu_pool_ = exec::DefaultThreadPool();
-    if (reader->cpu_pool_ != nullptr) {
-      reader->threads_ = options.threads == 0 ? reader->cpu_pool_->num_threads() : options.threads;
-    }
-    if (reader->threads_ <= 1) reader->cpu_pool_ = nullptr;  // a 1-core pool: stay on this thread
-  }
+  reader->executor_ = options.executor;
   if (options.columns.empty()) {
     for (int f = 0; f < descriptor_->num_fields(); ++f) reader->fields_.push_back(f);
   } else {
@@ -331,14 +324,14 @@ Result<RowGroupRanges> SelectedChunkRanges(const FileReader& file, const std::ve
 }  // namespace
 
 Status BatchReader::ForEachField(size_t count, const std::function<Status(size_t)>& fn, bool parallel) const {
-  if (cpu_pool_ == nullptr || count <= 1 || !parallel) {
+  if (!executor_.parallel() || count <= 1 || !parallel) {
     for (size_t i = 0; i < count; ++i) STRATA_RETURN_NOT_OK(fn(i));
     return Status::OK();
   }
   // Tasks keep their own Status instead of failing the group: the group's "first error wins"
   // would pick whichever column failed first in time.
   std::vector<Status> statuses(count);
-  exec::TaskGroup group(cpu_pool_, threads_);
+  exec::TaskGroup group(executor_.pool(), executor_.threads());
   for (size_t i = 0; i < count; ++i) {
     group.Submit([&fn, &statuses, i]() {
       statuses[i] = fn(i);
@@ -439,7 +432,7 @@ Status BatchReader::OpenRowGroup(size_t index) {
 }
 
 void BatchReader::ReadAhead(size_t index) {
-  if (cpu_pool_ == nullptr || options_.read_ahead_bytes == 0) return;
+  if (!executor_.parallel() || options_.read_ahead_bytes == 0) return;
   ahead_end_ = std::max(ahead_end_, index + 1);
   while (ahead_end_ < row_groups_.size()) {
     // A row group whose chunks cannot be located is opened when reached, which reports why.
@@ -451,7 +444,7 @@ void BatchReader::ReadAhead(size_t index) {
     if (cache_ && ahead_end_ >= pre_buffered_) return;
     if (ahead_ == nullptr) {
       ahead_ = std::make_unique<exec::OrderedTaskQueue<std::unique_ptr<OpenedRowGroup>>>(
-          cpu_pool_, static_cast<int>(std::min<size_t>(row_groups_.size(), 1 << 20)));
+          executor_.pool(), static_cast<int>(std::min<size_t>(row_groups_.size(), 1 << 20)));
     }
     ahead_->Submit([this, row_group = row_groups_[ahead_end_]]() { return OpenReaders(row_group); });
     ahead_bytes_.push_back(group->bytes);
@@ -576,7 +569,7 @@ Result<std::shared_ptr<RecordBatch>> BatchReader::ReadRowGroupBatch(OpenedRowGro
 }
 
 Status BatchReader::ForEachBatch(const BatchConsumer& consume) {
-  const bool parallel = cpu_pool_ != nullptr && !cache_ && !row_filter_ && next_row_group_ == 0 &&
+  const bool parallel = executor_.parallel() && !cache_ && !row_filter_ && next_row_group_ == 0 &&
                         current_row_group_ == -1 && row_groups_.size() > 1;
   if (!parallel) {
     while (true) {
@@ -590,7 +583,7 @@ Status BatchReader::ForEachBatch(const BatchConsumer& consume) {
   // cache of the core that wrote it (decoding a batch's columns on different cores and
   // summarising them on a third cost a 2-thread lineitem scan half its speed). A row group
   // starts when the ones running hold, with it, at most row_groups_at_once_bytes of
-  // compressed chunks and fewer than threads_ run; one always may. A row group that cannot share the budget
+  // compressed chunks and fewer than executor_.threads() run; one always may. A row group that cannot share the budget
   // decodes its fields as tasks instead. Tasks start in order, so when one fails every
   // earlier one has started: the lowest position's error is the one a serial read stops at.
   next_row_group_ = row_groups_.size();  // Next() after this returns the end
@@ -600,18 +593,19 @@ Status BatchReader::ForEachBatch(const BatchConsumer& consume) {
     int count = 0;
     int64_t bytes = 0;
   } running;
+  const int threads = executor_.threads();
   std::vector<Status> statuses(row_groups_.size());
-  exec::TaskGroup group(cpu_pool_, threads_);
+  exec::TaskGroup group(executor_.pool(), threads);
   for (size_t position = 0; position < row_groups_.size(); ++position) {
     // A row group whose chunks cannot be located counts as empty here; opening it says why.
     auto ranges = SelectedChunkRanges(*file_, fields_, row_groups_[position]);
     const int64_t bytes = ranges.ok() ? ranges->bytes : 0;
     const bool parallel_fields =
-        row_groups_.size() < static_cast<size_t>(threads_) || 2 * bytes > options_.row_groups_at_once_bytes;
+        row_groups_.size() < static_cast<size_t>(threads) || 2 * bytes > options_.row_groups_at_once_bytes;
     {
       auto may_start = [&] {
         return running.count == 0 || !group.ok() ||
-               (running.count < threads_ && running.bytes + bytes <= options_.row_groups_at_once_bytes);
+               (running.count < threads && running.bytes + bytes <= options_.row_groups_at_once_bytes);
       };
       std::unique_lock<std::mutex> lock(running.mutex);
       // A pool task (a dataset's file) helps run the queue meanwhile, so the pool cannot stall
@@ -619,7 +613,7 @@ Status BatchReader::ForEachBatch(const BatchConsumer& consume) {
       // workers, whose consumers then never run on it.
       while (!may_start()) {
         lock.unlock();
-        const bool ran = cpu_pool_->HelpWhileWaiting();
+        const bool ran = executor_.pool()->HelpWhileWaiting();
         lock.lock();
         if (!ran) running.finished.wait(lock, may_start);
       }
