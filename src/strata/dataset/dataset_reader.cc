@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "strata/dataset/file_scan.h"
+#include "strata/exec/byte_budget.h"
 #include "strata/exec/thread_pool.h"
 #include "strata/expr/bind.h"
 
@@ -44,7 +45,7 @@ Result<std::shared_ptr<Dataset>> Dataset::Open(const std::vector<std::string>& i
 // leaves at most one batch ready for the consumer.
 struct ActiveFile {
   size_t index = 0;
-  int64_t charge = 0;  // budget bytes this file holds (an estimate until opened)
+  int64_t charge = 0;  // bytes this file holds of the reader's budget (an estimate until opened)
   bool charge_known = false;
   std::unique_ptr<FileScan> scan;  // touched only by the task that holds `running`
   // Guarded by the reader's mutex:
@@ -60,9 +61,11 @@ struct ActiveFile {
 struct DatasetReader::Impl {
   const Dataset* dataset = nullptr;
   ScanPlan plan;
-  int64_t budget = 0;
   exec::Executor executor;  // serial: every read runs on the calling thread
   exec::ThreadPool* pool = nullptr;  // executor.pool()
+  // The active files' charges, admitted against ScanOptions::read_ahead_bytes (one file is
+  // always admitted). Used under shared->mutex only.
+  std::unique_ptr<exec::ByteBudget> budget;
   size_t max_active = 1;
 
   // Shared with the pool tasks.
@@ -103,7 +106,7 @@ struct DatasetReader::Impl {
   }
 
   // One read of `file`: opens it on its first turn, then produces its next batch (or end).
-  static void ReadOnce(const ScanPlan& plan, ActiveFile* file, Shared* shared) {
+  static void ReadOnce(const ScanPlan& plan, ActiveFile* file, Shared* shared, exec::ByteBudget* budget) {
     Status status;
     std::shared_ptr<RecordBatch> batch;
     bool opened_now = false;
@@ -137,6 +140,7 @@ struct DatasetReader::Impl {
     if (end) file->scan.reset();
     std::lock_guard<std::mutex> lock(shared->mutex);
     if (opened_now && !file->charge_known) {
+      budget->Adjust(file->charge, chunk_bytes);
       file->charge = chunk_bytes;
       file->charge_known = true;
     }
@@ -157,12 +161,12 @@ struct DatasetReader::Impl {
   void Start(const std::shared_ptr<ActiveFile>& file) {
     file->running = true;
     if (pool == nullptr) {
-      ReadOnce(plan, file.get(), shared.get());
+      ReadOnce(plan, file.get(), shared.get(), budget.get());
       return;
     }
     ++shared->running;
     pool->Submit([this, file = std::shared_ptr<ActiveFile>(file), shared = shared]() mutable {
-      ReadOnce(plan, file.get(), shared.get());
+      ReadOnce(plan, file.get(), shared.get(), budget.get());
       // Dropped before the reader may be destroyed: the last reference frees the file's
       // buffers, and the memory pool need not outlive the reader.
       file.reset();
@@ -172,16 +176,9 @@ struct DatasetReader::Impl {
     });
   }
 
-  int64_t Charged() const {
-    int64_t total = 0;
-    for (const auto& file : active) total += file->charge;
-    return total;
-  }
-
   // Opens more files while the budget allows (under shared->mutex). Files whose partitions
   // rule the filter out are counted and passed over without being opened.
   void Admit() {
-    int64_t charged = Charged();
     while (next_file < dataset->files().size() && active.size() < max_active) {
       const size_t index = next_file;
       if (!PartitionMayMatch(plan, index)) {
@@ -197,13 +194,12 @@ struct DatasetReader::Impl {
         charge = 0;
         for (const auto& file : active) charge = std::max(charge, file->charge);
       }
-      if (!active.empty() && charged + charge > budget) break;
+      if (!budget->TryAcquire(charge)) break;
       auto file = std::make_shared<ActiveFile>();
       file->index = index;
       file->charge = charge;
       file->charge_known = known;
       active.push_back(std::move(file));
-      charged += charge;
       ++next_file;
     }
   }
@@ -234,6 +230,7 @@ struct DatasetReader::Impl {
       }
       if (front->done) {
         active.pop_front();
+        budget->Release(front->charge);
         if (!front->error.ok()) {
           failed = front->error;
           return failed;
@@ -310,7 +307,7 @@ Result<std::unique_ptr<DatasetReader>> Dataset::Scan(const ScanOptions& options)
 
   impl->executor = options.executor;
   impl->pool = options.executor.pool();
-  impl->budget = options.read_ahead_bytes;
+  impl->budget = std::make_unique<exec::ByteBudget>(options.read_ahead_bytes);
   // Files open at once: enough that every thread has a file to decode while the consumer
   // takes batches from the front one; more would only hold more readers and batches.
   impl->max_active = options.executor.parallel() ? static_cast<size_t>(2 * options.executor.threads()) : 1;

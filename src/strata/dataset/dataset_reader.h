@@ -44,8 +44,8 @@ struct ScanOptions {
   // depend on it.
   exec::Executor executor;
   // Compressed column-chunk bytes of the files' current row groups in flight at once, across
-  // all files read ahead; at least one file is always read. A one-file dataset gives the
-  // budget to that file's own row-group read-ahead instead.
+  // all files read ahead (an exec::ByteBudget: at least one file is always read). A one-file
+  // dataset gives the budget to that file's own row-group read-ahead instead.
   int64_t read_ahead_bytes = 8 << 20;
   // Which Parquet pruning mechanisms the files' readers use (`predicate` is ignored: it is
   // derived from `filter` for each file).

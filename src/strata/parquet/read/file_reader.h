@@ -28,7 +28,7 @@
 #include "strata/parquet/thrift/footer.h"
 
 namespace strata::exec {
-class ThreadPool;
+class ByteBudget;
 template <typename T>
 class OrderedTaskQueue;
 }  // namespace strata::exec
@@ -178,10 +178,10 @@ class BatchReader {
   size_t pre_buffered_ = 0;  // row_groups_[0 .. pre_buffered_) have been handed to the cache
   std::vector<std::unique_ptr<AssemblyPlan>> plans_;
   // Read-ahead: row_groups_[next_row_group_ .. ahead_end_) are being opened on the pool, in
-  // order; ahead_bytes_ holds each one's selected chunk bytes.
+  // order; ahead_bytes_ holds each one's selected chunk bytes, admitted by ahead_budget_.
   std::unique_ptr<exec::OrderedTaskQueue<std::unique_ptr<OpenedRowGroup>>> ahead_;
   std::deque<int64_t> ahead_bytes_;
-  int64_t ahead_total_bytes_ = 0;
+  std::unique_ptr<exec::ByteBudget> ahead_budget_;  // read_ahead_bytes; refuses what does not fit
   size_t ahead_end_ = 0;
   // Filtered reads: the filter, the other fields' positions, the current row group's
   // candidate rows and the next one among them.

@@ -87,13 +87,15 @@ struct BatchReadOptions {
   // With a parallel executor: the following row groups' column readers are opened ahead on
   // the pool (chunks read, first pages decompressed) while the current row group is decoded, as
   // long as the row groups opened ahead hold at most this many bytes of (compressed) selected
-  // column chunks; a row group larger than this is not opened ahead. Memory grows by up to this
-  // much plus their first decompressed pages (not counted in BatchReader::memory_size()). 0: none.
+  // column chunks; a row group larger than this is not opened ahead (an exec::ByteBudget that
+  // refuses what does not fit). Memory grows by up to this much plus their first decompressed
+  // pages (not counted in BatchReader::memory_size()). 0: none.
   // Small: from a local file (page cache) a larger budget measured no faster, only bigger.
   int64_t read_ahead_bytes = 8 << 20;
   // BatchReader::ForEachBatch with a parallel executor: row groups are decoded at once, at most
   // executor.threads() of them, while they hold at most this many bytes of (compressed)
-  // selected column chunks together (one always runs); a row group too large to share it with another decodes its
+  // selected column chunks together (one always runs: an exec::ByteBudget that admits an
+  // oversized row group alone); a row group too large to share it with another decodes its
   // fields at once instead. Memory:
   // about this, plus the running row groups' decompressed pages and batches. From the
   // benchmark files: DuckDB's 122,880-row groups are 3-8 MB, so two run at once; 70 MB row
