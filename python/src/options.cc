@@ -5,6 +5,7 @@
 
 #include "strata/cli/csv_cli_options.h"
 #include "strata/codec/codec_names.h"
+#include "strata/exec/process_pool.h"
 #include "strata/parquet/encoding/encoding_names.h"
 
 namespace strata::python {
@@ -166,7 +167,9 @@ parquet::WriterOptions ParquetWriterOptionsFromKwargs(const py::dict& kwargs) {
   }
   if (!(v = Get(kwargs, "dictionary")).is_none()) options.columns.dictionary = Bool(v, "dictionary");
   if (!(v = Get(kwargs, "statistics")).is_none()) options.columns.statistics = Bool(v, "statistics");
-  if (!(v = Get(kwargs, "threads")).is_none()) options.file.threads = static_cast<int>(Int(v, "threads", 0, kMaxThreads));
+  // The process's pool, every core by default (as convert's --threads).
+  const int64_t write_threads = (v = Get(kwargs, "threads")).is_none() ? 0 : Int(v, "threads", 0, kMaxThreads);
+  options.file.executor = exec::ProcessExecutor(static_cast<int>(write_threads));
   // Per-column settings start from the defaults chosen above (as convert's --encoding col=...).
   auto column = [&](const std::string& path) -> parquet::ColumnWriteOptions& {
     auto [it, inserted] = options.column_overrides.try_emplace(path, options.columns);
@@ -269,7 +272,9 @@ csv::CsvReadOptions CsvReadOptionsFromKwargs(const py::dict& kwargs, std::string
   if (!(v = Get(kwargs, "infer_whole_file")).is_none()) out.read.infer_whole_file = Bool(v, "infer_whole_file");
   if (!(v = Get(kwargs, "sample_bytes")).is_none()) out.read.sample_bytes = Int(v, "sample_bytes", 1, kMaxCount);
   if (!(v = Get(kwargs, "batch_rows")).is_none()) out.read.batch_rows = Int(v, "batch_rows", 1, kMaxCount);
-  if (!(v = Get(kwargs, "threads")).is_none()) out.read.threads = static_cast<int>(Int(v, "threads", 0, kMaxThreads));
+  // The process's pool, every core by default.
+  const int64_t read_threads = (v = Get(kwargs, "threads")).is_none() ? 0 : Int(v, "threads", 0, kMaxThreads);
+  out.read.executor = exec::ProcessExecutor(static_cast<int>(read_threads));
   if (!(v = Get(kwargs, "schema")).is_none()) {
     if (py::isinstance<py::str>(v)) {
       *schema_text = v.cast<std::string>();

@@ -8,6 +8,7 @@
 #include "statistics.h"
 #include "strata/array/array_builder.h"
 #include "strata/array/null_array.h"
+#include "strata/exec/process_pool.h"
 #include "strata/expr/bind.h"
 #include "strata/expr/parser.h"
 #include "strata/parquet/encoding/encoding.h"
@@ -214,10 +215,9 @@ class ParquetReader {
   parquet::BatchReadOptions Options(const std::optional<std::vector<std::string>>& columns,
                                     const std::optional<int>& threads) const {
     parquet::BatchReadOptions options;
-    if (threads) {
-      if (*threads < 0) ThrowInvalid(fmt::format("threads must be 0 (every core) or more, not {}", *threads));
-      options.threads = *threads;
-    }
+    // The process's pool; by default the calling thread only (1).
+    if (threads && *threads < 0) ThrowInvalid(fmt::format("threads must be 0 (every core) or more, not {}", *threads));
+    options.executor = exec::ProcessExecutor(threads.value_or(1));
     if (columns) {
       for (const std::string& name : *columns) {
         const int index = schema_->GetFieldIndex(name);

@@ -16,6 +16,7 @@
 #include "strata/csv/arrow_stream.h"
 #include "strata/csv/reader.h"
 #include "strata/csv/writer.h"
+#include "strata/exec/process_pool.h"
 #include "strata/expr/bind.h"
 #include "strata/expr/parser.h"
 #include "strata/memory/memory_pool.h"
@@ -99,7 +100,7 @@ Status ParquetRead(const char* path, const char* options, ArrowArrayStream* out)
   STRATA_ASSIGN_OR_RETURN(OptionList list, OptionList::Parse(options, {"columns", "threads", "batch_rows", "filter"}));
   parquet::BatchReadOptions read;
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> threads, list.GetInt("threads", 0, kMaxThreads));
-  if (threads) read.threads = static_cast<int>(*threads);
+  read.executor = exec::ProcessExecutor(static_cast<int>(threads.value_or(1)));
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> batch_rows, list.GetInt("batch_rows", 1, kMaxCount));
   if (batch_rows) read.batch_rows = *batch_rows;
   STRATA_ASSIGN_OR_RETURN(auto columns, list.GetList("columns"));
@@ -144,7 +145,7 @@ Result<parquet::WriterOptions> ParquetWriterOptions(const char* options) {
   STRATA_ASSIGN_OR_RETURN(std::optional<bool> statistics, list.GetBool("statistics"));
   if (statistics) out.columns.statistics = *statistics;
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> threads, list.GetInt("threads", 0, kMaxThreads));
-  if (threads) out.file.threads = static_cast<int>(*threads);
+  out.file.executor = exec::ProcessExecutor(static_cast<int>(threads.value_or(0)));
   STRATA_RETURN_NOT_OK(out.Validate());
   return out;
 }
@@ -185,7 +186,7 @@ Result<csv::CsvReadOptions> CsvReaderOptions(const char* options) {
   STRATA_ASSIGN_OR_RETURN(std::optional<bool> all_strings, list.GetBool("all_strings"));
   if (all_strings) out.convert.all_strings = *all_strings;
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> threads, list.GetInt("threads", 0, kMaxThreads));
-  if (threads) out.read.threads = static_cast<int>(*threads);
+  out.read.executor = exec::ProcessExecutor(static_cast<int>(threads.value_or(0)));
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> batch_rows, list.GetInt("batch_rows", 1, kMaxCount));
   if (batch_rows) out.read.batch_rows = *batch_rows;
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> sample_bytes, list.GetInt("sample_bytes", 1, kMaxCount));

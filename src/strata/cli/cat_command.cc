@@ -7,6 +7,7 @@
 #include "strata/cli/encryption_cli_options.h"
 #include "strata/cli/input_source.h"
 #include "strata/cli/row_format.h"
+#include "strata/exec/process_pool.h"
 #include "strata/memory/memory_pool.h"
 
 namespace strata::cli {
@@ -29,7 +30,7 @@ struct CatArgs {
 Status RunCat(const CatArgs& args) {
   SourceOptions options;
   STRATA_ASSIGN_OR_RETURN(options.decryption, MakeDecryptionOptions(args.encryption));
-  options.threads = args.threads;
+  options.executor = exec::ProcessExecutor(args.threads);
   options.columns = args.columns;
   options.filter = args.filter;
   options.pruning = args.pruning == "on";

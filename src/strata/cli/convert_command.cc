@@ -16,6 +16,7 @@
 #include "strata/parquet/encoding/encoding_names.h"
 #include "strata/cli/input_source.h"
 #include "strata/csv/writer.h"
+#include "strata/exec/process_pool.h"
 #include "strata/io/output_sink.h"
 #include "strata/ipc/ipc_writer.h"
 #include "strata/memory/malloc_tuning.h"
@@ -101,7 +102,7 @@ Result<parquet::WriterOptions> MakeWriterOptions(const ConvertArgs& args) {
   STRATA_ASSIGN_OR_RETURN(options.columns.dictionary, ParseOnOff("--dictionary", args.dictionary));
   STRATA_ASSIGN_OR_RETURN(bool statistics, ParseOnOff("--statistics", args.statistics));
   options.columns.statistics = statistics;
-  options.file.threads = args.threads;
+  options.file.executor = exec::ProcessExecutor(args.threads);
   // Per-column settings start from the defaults chosen above.
   auto column = [&](const std::string& path) -> parquet::ColumnWriteOptions& {
     auto [it, inserted] = options.column_overrides.try_emplace(path, options.columns);
@@ -324,7 +325,7 @@ Status RunConvert(const ConvertArgs& args) {
   SourceOptions read;
   STRATA_ASSIGN_OR_RETURN(read.decryption, MakeDecryptionOptions(args.encryption));
   STRATA_ASSIGN_OR_RETURN(read.schema, ParseInt96Unit(args.int96_unit));
-  read.threads = args.threads;  // decoding and encoding share the process's one pool
+  read.executor = exec::ProcessExecutor(args.threads);  // decoding and encoding share the process's one pool
   read.batch_rows = kConvertBatchRows;
   // No row groups opened ahead: the writer's encoding keeps the pool's threads busy already,
   // while the opened chunks and their first decompressed pages (up to 8 MB compressed, and

@@ -18,13 +18,13 @@ class DatasetSource final : public BatchSource {
                                                    MemoryPool* pool) {
     auto out = std::make_unique<DatasetSource>();
     dataset::DatasetOptions open;
-    open.schema.threads = options.threads;
+    open.schema.executor = options.executor;
     open.schema.reader = ParquetReaderOptions(options);
     STRATA_ASSIGN_OR_RETURN(out->dataset_, dataset::Dataset::Open({path}, open, pool));
     dataset::ScanOptions scan;
     scan.columns = options.columns;
     scan.batch_rows = options.batch_rows;
-    scan.threads = options.threads;
+    scan.executor = options.executor;
     if (options.read_ahead_bytes) scan.read_ahead_bytes = *options.read_ahead_bytes;
     if (!options.filter.empty()) {
       STRATA_ASSIGN_OR_RETURN(scan.filter, expr::ParseFilter(options.filter));

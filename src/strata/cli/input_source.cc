@@ -33,7 +33,7 @@ class ParquetBatchSource final : public BatchSource {
     STRATA_ASSIGN_OR_RETURN(out->reader_, parquet::FileReader::Open(out->source_, pool, ParquetReaderOptions(options)));
     parquet::BatchReadOptions read;
     read.batch_rows = options.batch_rows;
-    read.threads = options.threads;
+    read.executor = options.executor;
     if (options.read_ahead_bytes) read.read_ahead_bytes = *options.read_ahead_bytes;
     for (const auto& name : options.columns) {
       const int index = out->reader_->descriptor().FieldIndex(name);
@@ -103,7 +103,7 @@ class CsvBatchSource final : public BatchSource {
                                                    const SourceOptions& options, MemoryPool* pool) {
     STRATA_ASSIGN_OR_RETURN(csv::CsvReadOptions read, MakeCsvReadOptions(cli, tsv));
     read.read.batch_rows = options.batch_rows;
-    read.read.threads = options.threads;
+    read.read.executor = options.executor;
     if (!cli.schema.empty()) STRATA_RETURN_NOT_OK(ApplySchema(path, cli, &read, pool));
     // The reader converts only the selected columns (the others are parsed, not converted).
     read.convert.include_columns = options.columns;
@@ -160,7 +160,7 @@ class CsvBatchSource final : public BatchSource {
     } else {
       csv::CsvReadOptions probe = *read;
       probe.read.infer_whole_file = false;
-      probe.read.threads = 1;
+      probe.read.executor = exec::Executor();  // only the header is read
       STRATA_ASSIGN_OR_RETURN(auto reader, csv::CsvReader::Open(path, probe, pool));
       for (const auto& f : reader->schema()->fields()) names.push_back(f->name());
       has_header = reader->has_header();

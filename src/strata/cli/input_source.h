@@ -12,6 +12,7 @@
 
 #include "strata/array/record_batch.h"
 #include "strata/cli/csv_cli_options.h"
+#include "strata/exec/executor.h"
 #include "strata/memory/memory_pool.h"
 #include <CLI/CLI.hpp>
 
@@ -67,7 +68,7 @@ Result<InputFormat> ResolveInputFormat(const std::string& path, const std::strin
 struct SourceOptions {
   std::vector<std::string> columns;  // top-level columns, in this order (empty: all)
   int64_t batch_rows = 64 * 1024;
-  int threads = 0;  // 0: every core
+  exec::Executor executor;  // where batches are decoded (a command's --threads); default: here
   // Parquet only.
   bool verify_checksums = true;
   std::optional<bool> pre_buffer;  // unset: the reader's default (on for URLs)

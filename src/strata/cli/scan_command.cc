@@ -15,7 +15,7 @@
 #include "strata/cli/encryption_cli_options.h"
 #include "strata/cli/input_source.h"
 #include "strata/cli/scan_summary.h"
-#include "strata/exec/thread_pool.h"
+#include "strata/exec/process_pool.h"
 #include "strata/memory/memory_pool.h"
 
 namespace strata::cli {
@@ -55,7 +55,7 @@ Status RunScan(const ScanArgs& args) {
   SourceOptions options;
   STRATA_ASSIGN_OR_RETURN(options.decryption, MakeDecryptionOptions(args.encryption));
   options.batch_rows = args.batch_rows;
-  options.threads = args.threads;
+  options.executor = exec::ProcessExecutor(args.threads);
   options.columns = args.columns;
   options.verify_checksums = !args.no_checksums;
   options.filter = args.filter;
@@ -70,8 +70,6 @@ Status RunScan(const ScanArgs& args) {
   }
   STRATA_ASSIGN_OR_RETURN(auto batches, OpenBatchSource(args.file, args.csv, options, pool));
   ScanSummary summary(*batches->schema());
-  exec::ThreadPool* cpu_pool = args.threads == 1 ? nullptr : exec::DefaultThreadPool();
-  const int threads = cpu_pool == nullptr ? 1 : (args.threads == 0 ? cpu_pool->num_threads() : args.threads);
   // Batches consumed on this thread fold their columns in parallel; batches handed over on the
   // pool's threads (a Parquet file's row groups read at once) are folded there, where they
   // were decoded, into one partial summary per thread, merged at the end.
@@ -80,7 +78,7 @@ Status RunScan(const ScanArgs& args) {
   std::vector<std::pair<std::thread::id, std::unique_ptr<ScanSummary>>> partials;
   STRATA_RETURN_NOT_OK(batches->ForEachBatch([&](std::shared_ptr<RecordBatch> batch) {
     if (std::this_thread::get_id() == main_thread) {
-      summary.Add(*batch, cpu_pool, threads);
+      summary.Add(*batch, options.executor);
       return Status::OK();
     }
     ScanSummary* partial = nullptr;

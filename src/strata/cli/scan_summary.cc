@@ -602,16 +602,16 @@ ScanSummary::ScanSummary(const Schema& schema) {
 
 ScanSummary::~ScanSummary() = default;
 
-void ScanSummary::Add(const RecordBatch& batch, exec::ThreadPool* pool, int threads) {
+void ScanSummary::Add(const RecordBatch& batch, const exec::Executor& executor) {
   rows_ += batch.num_rows();
   for (int i = 0; i < batch.num_columns(); ++i) decoded_bytes_ += BufferBytes(*batch.column(i).data());
-  if (pool == nullptr || threads <= 1 || batch.num_columns() < 2) {
+  if (!executor.parallel() || batch.num_columns() < 2) {
     for (int i = 0; i < batch.num_columns(); ++i) columns_[static_cast<size_t>(i)]->Add(*batch.column(i).data());
     return;
   }
   // The summary was a quarter of a one-thread lineitem scan, all on the main thread: it
   // capped the parallel scan at 1.1-1.2x on 2 cores.
-  exec::TaskGroup group(pool, threads);
+  exec::TaskGroup group(executor.pool(), executor.threads());
   for (int i = 0; i < batch.num_columns(); ++i) {
     group.Submit([this, &batch, i]() {
       columns_[static_cast<size_t>(i)]->Add(*batch.column(i).data());

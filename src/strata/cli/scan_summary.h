@@ -8,10 +8,7 @@
 #include <vector>
 
 #include "strata/array/record_batch.h"
-
-namespace strata::exec {
-class ThreadPool;
-}
+#include "strata/exec/executor.h"
 
 namespace strata::cli {
 
@@ -22,9 +19,9 @@ class ScanSummary {
   explicit ScanSummary(const Schema& schema);
   ~ScanSummary();
 
-  // Folds a batch in; its schema must be the one given at construction. With a pool and
-  // threads > 1 the columns are summarised in parallel (each column's state is its own).
-  void Add(const RecordBatch& batch, exec::ThreadPool* pool = nullptr, int threads = 1);
+  // Folds a batch in; its schema must be the one given at construction. With a parallel
+  // executor the columns are summarised at once (each column's state is its own).
+  void Add(const RecordBatch& batch, const exec::Executor& executor = {});
   // Folds in another summary of the same schema (batches summarised elsewhere, on another
   // thread). The result does not depend on the order batches were folded in: counts add up,
   // and equal extremes print alike (SCAN-SUMMARY.md writes -0 and +0 as 0).

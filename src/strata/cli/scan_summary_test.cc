@@ -13,7 +13,7 @@
 
 #include "strata/array/bitmap.h"
 #include "strata/cli/value_format.h"
-#include "strata/exec/thread_pool.h"
+#include "strata/exec/process_pool.h"
 
 namespace strata::cli {
 namespace {
@@ -104,7 +104,7 @@ std::string Summarise(const std::vector<std::pair<std::string, std::vector<Array
     std::vector<Array> arrays;
     for (const auto& column : columns) arrays.emplace_back(column.second[b]);
     const int64_t rows = arrays.front().length();
-    summary.Add(RecordBatch(s, rows, std::move(arrays)), threads > 1 ? exec::DefaultThreadPool() : nullptr, threads);
+    summary.Add(RecordBatch(s, rows, std::move(arrays)), exec::ProcessExecutor(threads));
   }
   return summary.ToJson();
 }

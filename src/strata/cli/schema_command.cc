@@ -24,7 +24,7 @@ struct SchemaArgs {
 Status PrintCsvSchema(const SchemaArgs& args) {
   SourceOptions options;
   STRATA_ASSIGN_OR_RETURN(options.decryption, MakeDecryptionOptions(args.encryption));
-  options.threads = 1;  // only the sample is read
+  options.executor = exec::Executor();  // only the sample is read: on this thread
   STRATA_ASSIGN_OR_RETURN(auto source, OpenBatchSource(args.file, args.csv, options, SystemMemoryPool()));
   std::printf("%s\n\nstrata schema:\n%s\n", source->DialectLine().c_str(), source->schema()->ToString().c_str());
   ReportSkippedRows(*source);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "strata/csv/reader_test_util.h"
+#include "strata/exec/process_pool.h"
 #include "strata/testing/test_data.h"
 
 namespace strata::csv {
@@ -20,9 +21,9 @@ using Strings = std::vector<std::string>;
 
 // Reads `text` serially and in parallel (blocks of 7 bytes); both must agree.
 Result<std::shared_ptr<Table>> Read(const std::string& text, CsvReadOptions options = {}) {
-  options.read.threads = 1;
+  options.read.executor = exec::Executor();
   STRATA_ASSIGN_OR_RETURN(auto serial, testing::ReadText(text, options));
-  options.read.threads = 2;
+  options.read.executor = exec::ProcessExecutor(2);
   options.read.block_bytes = 7;
   options.read.batch_rows = 2;
   STRATA_ASSIGN_OR_RETURN(auto parallel, testing::ReadText(text, options));
@@ -168,7 +169,7 @@ TEST(CsvCorpus, VeryLongFields) {
   ASSERT_EQ(table->num_rows(), 2);
   EXPECT_EQ(Cell(*table, 1, 0), unescaped);
   EXPECT_EQ(Cell(*table, 1, 1), unquoted);
-  options.read.threads = 2;
+  options.read.executor = exec::ProcessExecutor(2);
   options.read.block_bytes = 1000;
   CSV_ASSIGN_OR_FAIL(parallel, testing::ReadText(text, options));
   EXPECT_TRUE(parallel->Equals(*table));
@@ -211,7 +212,7 @@ TEST(CsvCorpus, RaggedRowsInEachMode) {
 
   CsvReadOptions skip;
   skip.parse.ragged_rows = RaggedRows::kSkip;
-  skip.read.threads = 1;
+  skip.read.executor = exec::Executor();
   CSV_ASSIGN_OR_FAIL(reader, CsvReader::Open(Memory(text), skip, SystemMemoryPool()));
   CSV_ASSIGN_OR_FAIL(skipped, reader->ReadAll());
   EXPECT_EQ(Rows(*skipped), (Strings{"1|2|3", "10|11|12"}));

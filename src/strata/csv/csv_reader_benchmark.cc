@@ -9,6 +9,7 @@
 #include <string>
 
 #include "strata/csv/reader.h"
+#include "strata/exec/process_pool.h"
 #include "strata/memory/memory_pool.h"
 #include "strata/testing/benchmark_memory.h"
 
@@ -42,7 +43,7 @@ void BM_ReadGrid(benchmark::State& state) {
   const std::string text = MakeCsv(rows, columns);
   auto pool = MakeSystemMemoryPool();
   CsvReadOptions options;
-  options.read.threads = 1;
+  options.read.executor = exec::Executor();
   testing::BenchmarkMemory memory(state, pool.get());
   for (auto _ : state) {
     auto reader = CsvReader::Open(MakeMemoryInputStream({reinterpret_cast<const uint8_t*>(text.data()), text.size()}),
@@ -72,7 +73,7 @@ void BM_ReadFile(benchmark::State& state) {
   }
   auto pool = MakeSystemMemoryPool();
   CsvReadOptions options;
-  options.read.threads = static_cast<int>(state.range(0));
+  options.read.executor = exec::ProcessExecutor(static_cast<int>(state.range(0)));
   testing::BenchmarkMemory memory(state, pool.get());
   int64_t bytes = 0;
   for (auto _ : state) {

@@ -9,6 +9,7 @@
 
 #include "strata/array/validate.h"
 #include "strata/csv/reader.h"
+#include "strata/exec/process_pool.h"
 #include "strata/fuzz/fuzz_target.h"
 
 namespace strata::csv {
@@ -77,7 +78,7 @@ CsvReadOptions SerialOptions(uint8_t bits) {
   options.convert.all_strings = (bits & 8) != 0;
   options.convert.validate_utf8 = (bits & 16) == 0;
   options.read.sample_bytes = kSampleBytes[(bits >> 5) & 3];
-  options.read.threads = 1;
+  options.read.executor = exec::Executor();
   options.parse.max_row_bytes = 1 << 20;
   return options;
 }
@@ -90,7 +91,7 @@ void FuzzCsv(const uint8_t* data, size_t size) {
   {
     const CsvReadOptions serial_options = SerialOptions(bits);
     CsvReadOptions parallel_options = serial_options;
-    parallel_options.read.threads = 2;
+    parallel_options.read.executor = exec::ProcessExecutor(2);
     parallel_options.read.block_bytes = (bits & 128) ? 5 : 64;
     parallel_options.read.batch_rows = 3;
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "strata/csv/reader_test_util.h"
+#include "strata/exec/process_pool.h"
 
 namespace strata::csv {
 namespace {
@@ -48,7 +49,7 @@ TEST(CsvHostileInput, UnclosedQuoteFailsEarlyWithBoundedMemory) {
       auto pool = MakeSystemMemoryPool();
       CsvReadOptions options;
       options.parse.max_row_bytes = kMaxRow;
-      options.read.threads = threads;
+      options.read.executor = exec::ProcessExecutor(threads);
       options.read.sample_bytes = 16 << 10;
       options.read.block_bytes = 256 << 10;
       auto stream = std::make_unique<GeneratedStream>(c.prefix, FillerLines, int64_t{300} * 1000 * 1000);
@@ -84,7 +85,7 @@ TEST(CsvHostileInput, HundredThousandColumns) {
   }
   auto pool = MakeSystemMemoryPool();
   CsvReadOptions options;
-  options.read.threads = 1;
+  options.read.executor = exec::Executor();
   CSV_ASSIGN_OR_FAIL(table, ReadText(text, options, pool.get()));
   ASSERT_EQ(table->num_columns(), kColumns);
   ASSERT_EQ(table->num_rows(), 3);
@@ -159,7 +160,7 @@ TEST(CsvHostileInput, LongStreamKeepsPeakFlat) {
   };
   auto pool = MakeSystemMemoryPool();
   CsvReadOptions options;
-  options.read.threads = 2;
+  options.read.executor = exec::ProcessExecutor(2);
   options.read.block_bytes = 256 << 10;
   options.read.sample_bytes = 64 << 10;
   options.parse.header = false;
@@ -215,7 +216,7 @@ TEST(CsvHostileInput, MaxRowBytesBoundary) {
       SCOPED_TRACE(std::string(c.what) + ", threads " + std::to_string(threads));
       CsvReadOptions options;
       options.parse.max_row_bytes = kLimit;
-      options.read.threads = threads;
+      options.read.executor = exec::ProcessExecutor(threads);
       options.read.sample_bytes = 64;
       options.read.block_bytes = 16;
       CSV_ASSIGN_OR_FAIL(table, ReadText(c.before + at_limit + c.after, options));

@@ -49,7 +49,6 @@ Status ReadOptions::Validate() const {
   if (batch_rows < 1) return Status::Invalid("batch_rows must be >= 1, not {}", batch_rows);
   if (block_bytes < 1) return Status::Invalid("block_bytes must be >= 1, not {}", block_bytes);
   if (sample_bytes < 1) return Status::Invalid("sample_bytes must be >= 1, not {}", sample_bytes);
-  if (threads < 0) return Status::Invalid("threads must be >= 0, not {}", threads);
   return Status::OK();
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/exec/executor.h"
 #include "strata/types/schema.h"
 #include "strata/util/status.h"
 
@@ -78,8 +79,9 @@ struct ReadOptions {
   int64_t sample_bytes = 1 << 20;
   // Infer types from the whole input (a first pass; the input must be reopenable).
   bool infer_whole_file = false;
-  // Threads parsing blocks: 0 = all cores, 1 = on the caller's thread.
-  int threads = 0;
+  // Where blocks are parsed and converted: up to executor.threads() blocks at once on its
+  // pool; by default on the calling thread. The batches do not depend on it.
+  exec::Executor executor;
 
   Status Validate() const;
 };

@@ -316,11 +316,6 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
 }
 
 Status CsvReader::Start(const std::vector<TypePtr>* whole_file_types) {
-  if (options_.read.threads != 1) {
-    cpu_pool_ = exec::DefaultThreadPool();
-    if (cpu_pool_ != nullptr) threads_ = options_.read.threads == 0 ? cpu_pool_->num_threads() : options_.read.threads;
-    if (threads_ <= 1) cpu_pool_ = nullptr;
-  }
   STRATA_RETURN_NOT_OK(FillWindow(options_.read.sample_bytes));
   // A UTF-8 byte order mark is not part of the first field.
   if (window_size_ >= 3 && std::memcmp(window_->data(), "\xEF\xBB\xBF", 3) == 0) {
@@ -381,7 +376,8 @@ Result<bool> CsvReader::ParseNextWindow() {
 Status CsvReader::SubmitNextWindow() {
   const int64_t block_bytes = options_.read.block_bytes;
   // Two blocks per thread keep the threads busy when blocks differ in cost.
-  int64_t target = std::max<int64_t>(2 * threads_ * block_bytes, window_size_ + block_bytes);
+  const exec::Executor& executor = options_.read.executor;
+  int64_t target = std::max<int64_t>(2 * executor.threads() * block_bytes, window_size_ + block_bytes);
   std::vector<BlockStart> starts;
   size_t parsed_blocks = 0;
   while (true) {
@@ -394,7 +390,7 @@ Status CsvReader::SubmitNextWindow() {
     const std::vector<int64_t> candidates = splitter_->CandidateBoundaries(data, block_bytes);
     std::vector<ChunkScan> scans(candidates.size());
     {
-      exec::TaskGroup group(cpu_pool_, threads_);
+      exec::TaskGroup group(executor.pool(), executor.threads());
       for (size_t k = 0; k < candidates.size(); ++k) {
         group.Submit([&, k]() {
           scans[k] = splitter_->ScanChunk(data, k == 0 ? 0 : candidates[k - 1], candidates[k]);
@@ -439,7 +435,7 @@ Status CsvReader::SubmitNextWindow() {
 
   while (slot.blocks.size() < parsed_blocks) slot.blocks.push_back(std::make_unique<Block>(pool_));
   slot.num_blocks = parsed_blocks;
-  slot.group = std::make_unique<exec::TaskGroup>(cpu_pool_, threads_);
+  slot.group = std::make_unique<exec::TaskGroup>(executor.pool(), executor.threads());
   const std::string_view data(reinterpret_cast<const char*>(slot.buffer->data()), static_cast<size_t>(slot.size));
   const int columns = num_input_columns_;
   const bool is_final = eof_;

@@ -2,9 +2,9 @@
 // sample, detects what the options leave open (dialect, header, column types) and keeps the
 // sample's rows as the first batches; Next() then reads the input a window at a time, splits
 // each window into blocks at true row starts (block_splitter.h), parses and converts the
-// blocks on the process's thread pool and hands the batches back in input order.
+// blocks on ReadOptions::executor's pool and hands the batches back in input order.
 //
-// Memory is bounded by the window (threads x 2 blocks of ReadOptions::block_bytes, or one
+// Memory is bounded by the window (executor threads x 2 blocks of ReadOptions::block_bytes, or one
 // row when a row is longer) plus one block's parsed fields and converted arrays per block,
 // whatever the input's size. The window buffer and every block's parse buffers are kept and
 // reused: in steady state a batch allocates only its output arrays.
@@ -26,7 +26,6 @@
 #include "strata/io/s3/s3_options.h"
 
 namespace strata::exec {
-class ThreadPool;
 class TaskGroup;
 }
 
@@ -110,8 +109,6 @@ class CsvReader {
   std::unique_ptr<InputStream> input_;
   CsvReadOptions options_;
   MemoryPool* pool_;
-  exec::ThreadPool* cpu_pool_ = nullptr;
-  int threads_ = 1;
 
   Dialect dialect_;
   std::unique_ptr<BlockParser> parser_;

@@ -11,6 +11,7 @@
 
 #include "strata/array/array.h"
 #include "strata/memory/memory_pool.h"
+#include "strata/testing/test_executor.h"
 
 namespace strata::csv {
 namespace {
@@ -163,13 +164,13 @@ TEST(CsvReader, ParallelReadEqualsSerialRead) {
   for (uint64_t seed : {1, 2, 3}) {
     const std::string text = HardCsv(3000, seed);
     CsvReadOptions serial;
-    serial.read.threads = 1;
+    serial.read.executor = exec::Executor();
     serial.read.sample_bytes = 500;
     CSV_ASSIGN_OR_FAIL(expected, ReadText(text, serial));
     ASSERT_EQ(expected->num_rows(), 3000);
     for (int64_t block : {64, 257, 4096}) {
       CsvReadOptions parallel = serial;
-      parallel.read.threads = 2;
+      parallel.read.executor = strata::testing::TestExecutor(2);
       parallel.read.block_bytes = block;
       parallel.read.batch_rows = 100;
       CSV_ASSIGN_OR_FAIL(actual, ReadText(text, parallel));
@@ -191,7 +192,7 @@ TEST(CsvReader, MemoryIsReusedAndBounded) {
   for (int r = 0; r < 200000; ++r) text += std::to_string(r) + ",name " + std::to_string(r % 977) + ",1.25\n";
   auto pool = MakeSystemMemoryPool();
   CsvReadOptions options;
-  options.read.threads = 1;
+  options.read.executor = exec::Executor();
   options.read.block_bytes = 64 << 10;
   options.read.sample_bytes = 64 << 10;
   CSV_ASSIGN_OR_FAIL(reader, CsvReader::Open(Memory(text), options, pool.get()));

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "strata/dataset/file_scan.h"
+#include "strata/exec/byte_budget.h"
 #include "strata/exec/thread_pool.h"
 #include "strata/expr/bind.h"
 
@@ -13,7 +14,6 @@ namespace strata::dataset {
 
 Status ScanOptions::Validate() const {
   if (batch_rows < 1) return Status::Invalid("dataset scan: batch_rows must be at least 1, got {}", batch_rows);
-  if (threads < 0) return Status::Invalid("dataset scan: threads must be 0 (all cores) or more, got {}", threads);
   if (read_ahead_bytes < 0) {
     return Status::Invalid("dataset scan: read_ahead_bytes must not be negative, got {}", read_ahead_bytes);
   }
@@ -45,7 +45,7 @@ Result<std::shared_ptr<Dataset>> Dataset::Open(const std::vector<std::string>& i
 // leaves at most one batch ready for the consumer.
 struct ActiveFile {
   size_t index = 0;
-  int64_t charge = 0;  // budget bytes this file holds (an estimate until opened)
+  int64_t charge = 0;  // bytes this file holds of the reader's budget (an estimate until opened)
   bool charge_known = false;
   std::unique_ptr<FileScan> scan;  // touched only by the task that holds `running`
   // Guarded by the reader's mutex:
@@ -61,9 +61,11 @@ struct ActiveFile {
 struct DatasetReader::Impl {
   const Dataset* dataset = nullptr;
   ScanPlan plan;
-  int64_t budget = 0;
-  int threads = 1;
-  exec::ThreadPool* pool = nullptr;  // null: every read runs on the calling thread
+  exec::Executor executor;  // serial: every read runs on the calling thread
+  exec::ThreadPool* pool = nullptr;  // executor.pool()
+  // The active files' charges, admitted against ScanOptions::read_ahead_bytes (one file is
+  // always admitted). Used under shared->mutex only.
+  std::unique_ptr<exec::ByteBudget> budget;
   size_t max_active = 1;
 
   // Shared with the pool tasks.
@@ -104,7 +106,7 @@ struct DatasetReader::Impl {
   }
 
   // One read of `file`: opens it on its first turn, then produces its next batch (or end).
-  static void ReadOnce(const ScanPlan& plan, ActiveFile* file, Shared* shared) {
+  static void ReadOnce(const ScanPlan& plan, ActiveFile* file, Shared* shared, exec::ByteBudget* budget) {
     Status status;
     std::shared_ptr<RecordBatch> batch;
     bool opened_now = false;
@@ -138,6 +140,7 @@ struct DatasetReader::Impl {
     if (end) file->scan.reset();
     std::lock_guard<std::mutex> lock(shared->mutex);
     if (opened_now && !file->charge_known) {
+      budget->Adjust(file->charge, chunk_bytes);
       file->charge = chunk_bytes;
       file->charge_known = true;
     }
@@ -158,12 +161,12 @@ struct DatasetReader::Impl {
   void Start(const std::shared_ptr<ActiveFile>& file) {
     file->running = true;
     if (pool == nullptr) {
-      ReadOnce(plan, file.get(), shared.get());
+      ReadOnce(plan, file.get(), shared.get(), budget.get());
       return;
     }
     ++shared->running;
     pool->Submit([this, file = std::shared_ptr<ActiveFile>(file), shared = shared]() mutable {
-      ReadOnce(plan, file.get(), shared.get());
+      ReadOnce(plan, file.get(), shared.get(), budget.get());
       // Dropped before the reader may be destroyed: the last reference frees the file's
       // buffers, and the memory pool need not outlive the reader.
       file.reset();
@@ -173,16 +176,9 @@ struct DatasetReader::Impl {
     });
   }
 
-  int64_t Charged() const {
-    int64_t total = 0;
-    for (const auto& file : active) total += file->charge;
-    return total;
-  }
-
   // Opens more files while the budget allows (under shared->mutex). Files whose partitions
   // rule the filter out are counted and passed over without being opened.
   void Admit() {
-    int64_t charged = Charged();
     while (next_file < dataset->files().size() && active.size() < max_active) {
       const size_t index = next_file;
       if (!PartitionMayMatch(plan, index)) {
@@ -198,22 +194,21 @@ struct DatasetReader::Impl {
         charge = 0;
         for (const auto& file : active) charge = std::max(charge, file->charge);
       }
-      if (!active.empty() && charged + charge > budget) break;
+      if (!budget->TryAcquire(charge)) break;
       auto file = std::make_shared<ActiveFile>();
       file->index = index;
       file->charge = charge;
       file->charge_known = known;
       active.push_back(std::move(file));
-      charged += charge;
       ++next_file;
     }
   }
 
-  // Starts a read for every active file that has no batch waiting, within `threads` at once.
+  // Starts a read for every active file that has no batch waiting, executor.threads() at most.
   void StartReads() {
     if (pool == nullptr) return;
     for (const auto& file : active) {
-      if (shared->running >= threads) break;
+      if (shared->running >= executor.threads()) break;
       if (!file->running && !file->done && file->ready.empty()) Start(file);
     }
   }
@@ -235,6 +230,7 @@ struct DatasetReader::Impl {
       }
       if (front->done) {
         active.pop_front();
+        budget->Release(front->charge);
         if (!front->error.ok()) {
           failed = front->error;
           return failed;
@@ -309,21 +305,19 @@ Result<std::unique_ptr<DatasetReader>> Dataset::Scan(const ScanOptions& options)
   plan.pruning = options.pruning;
   plan.pruning.predicate = nullptr;
 
-  exec::ThreadPool* pool = exec::DefaultThreadPool();
-  const int threads = options.threads == 0 ? (pool != nullptr ? pool->num_threads() : 1) : options.threads;
-  impl->threads = threads;
-  impl->pool = threads > 1 ? pool : nullptr;
-  impl->budget = options.read_ahead_bytes;
+  impl->executor = options.executor;
+  impl->pool = options.executor.pool();
+  impl->budget = std::make_unique<exec::ByteBudget>(options.read_ahead_bytes);
   // Files open at once: enough that every thread has a file to decode while the consumer
   // takes batches from the front one; more would only hold more readers and batches.
-  impl->max_active = threads > 1 ? static_cast<size_t>(2 * threads) : 1;
+  impl->max_active = options.executor.parallel() ? static_cast<size_t>(2 * options.executor.threads()) : 1;
   plan.read.batch_rows = options.batch_rows;
   if (files_.size() == 1) {
     // One file: its own reader parallelises by column and reads row groups ahead.
-    plan.read.threads = options.threads;
+    plan.read.executor = options.executor;
     plan.read.read_ahead_bytes = options.read_ahead_bytes;
   } else {
-    plan.read.threads = 1;
+    plan.read.executor = exec::Executor();
     plan.read.read_ahead_bytes = 0;
   }
   impl->stats.files_total = static_cast<int64_t>(files_.size());

@@ -3,7 +3,7 @@
 // filter; file schemas are unified by name (schema_unification.h); each file's batches are
 // read through parquet::FilteredBatchReader with what is left of the filter for that file,
 // then conformed to the dataset's columns (widened, nulls for missing columns, partition
-// values repeated). Several files are open and decoding at once on the process's pool,
+// values repeated). Several files are open and decoding at once on the scan's executor,
 // within one read-ahead budget across all of them; batches come back in file order.
 #pragma once
 
@@ -16,6 +16,7 @@
 #include "strata/dataset/discovery.h"
 #include "strata/dataset/partitioning.h"
 #include "strata/dataset/schema_unification.h"
+#include "strata/exec/executor.h"
 #include "strata/expr/expression.h"
 #include "strata/parquet/filter/filtered_reader.h"
 
@@ -23,8 +24,8 @@ namespace strata::dataset {
 
 struct DatasetOptions {
   PartitionOptions partitioning;
-  // How the schema is found (footers read in parallel, or the first file's only) and how
-  // files are opened (also for the scans).
+  // How the schema is found (footers read in parallel on schema.executor, or the first file's
+  // only) and how files are opened (also for the scans).
   UnifyOptions schema;
 };
 
@@ -37,12 +38,14 @@ struct ScanOptions {
   expr::ExpressionPtr filter;
   // Rows per batch at most (a batch never spans files, nor row groups).
   int64_t batch_rows = 64 * 1024;
-  // Files decoded at once on the pool: 0 = the pool's size, 1 = on the calling thread only.
-  // The batches, their order and errors do not depend on it.
-  int threads = 0;
+  // Where files are decoded: up to executor.threads() files at once on its pool; by default
+  // everything on the calling thread. A one-file dataset gives the executor to that file's
+  // reader instead (fields decoded at once). The batches, their order and errors do not
+  // depend on it.
+  exec::Executor executor;
   // Compressed column-chunk bytes of the files' current row groups in flight at once, across
-  // all files read ahead; at least one file is always read. A one-file dataset gives the
-  // budget to that file's own row-group read-ahead instead.
+  // all files read ahead (an exec::ByteBudget: at least one file is always read). A one-file
+  // dataset gives the budget to that file's own row-group read-ahead instead.
   int64_t read_ahead_bytes = 8 << 20;
   // Which Parquet pruning mechanisms the files' readers use (`predicate` is ignored: it is
   // derived from `filter` for each file).

@@ -8,6 +8,7 @@
 #include "strata/expr/parser.h"
 #include "strata/parquet/testing/duckdb_fixture.h"
 #include "strata/testing/test_data.h"
+#include "strata/testing/test_executor.h"
 
 namespace strata::dataset {
 namespace {
@@ -76,7 +77,7 @@ ScanOptions Filtered(const std::string& text, int threads = 0) {
   auto parsed = expr::ParseFilter(text);
   EXPECT_TRUE(parsed.ok()) << parsed.status().ToString();
   if (parsed.ok()) options.filter = *parsed;
-  options.threads = threads;
+  options.executor = strata::testing::TestExecutor(threads);
   return options;
 }
 
@@ -123,7 +124,7 @@ TEST_F(HiveDatasetTest, ReadsEveryFileWithTypedPartitionColumns) {
   EXPECT_EQ(schema.field(3)->type()->id(), TypeId::kInt64);
   for (int threads : {1, 2, 0}) {
     ScanOptions options;
-    options.threads = threads;
+    options.executor = strata::testing::TestExecutor(threads);
     Scanned scanned = Scan(*dataset_, options);
     EXPECT_EQ(scanned.rows, expected_) << "threads " << threads;
     EXPECT_EQ(scanned.batch_rows.size(), 6u);  // one batch per file: files never merge
@@ -274,7 +275,7 @@ TEST(DatasetReaderTest, FirstFileOnlySchemaReadsLaterFilesConformed) {
   EXPECT_EQ((*dataset)->schema()->num_fields(), 1);
   for (int threads : {1, 2}) {
     ScanOptions scan;
-    scan.threads = threads;
+    scan.executor = strata::testing::TestExecutor(threads);
     EXPECT_EQ(Scan(**dataset, scan).rows, (std::vector<std::vector<std::string>>{{"1"}, {"2"}}));
   }
 }
@@ -302,7 +303,7 @@ int64_t ScanPeak(const std::string& dir, int threads, int64_t* rows) {
   EXPECT_TRUE(dataset.ok()) << dataset.status().ToString();
   if (!dataset.ok()) return -1;
   ScanOptions options;
-  options.threads = threads;
+  options.executor = strata::testing::TestExecutor(threads);
   options.read_ahead_bytes = 1 << 20;
   pool->ResetPeak();
   auto reader = (*dataset)->Scan(options);
@@ -348,17 +349,17 @@ TEST(DatasetReaderTest, OutputIdenticalAtOneAndTwoThreads) {
   auto dataset = Dataset::Open({dir / "d"}, {}, Pool());
   ASSERT_TRUE(dataset.ok());
   ScanOptions one;
-  one.threads = 1;
+  one.executor = strata::testing::TestExecutor(1);
   one.batch_rows = 1000;
   ScanOptions two = one;
-  two.threads = 2;
+  two.executor = strata::testing::TestExecutor(2);
   Scanned a = Scan(**dataset, one);
   Scanned b = Scan(**dataset, two);
   EXPECT_EQ(a.rows.size(), 36000u);
   EXPECT_EQ(a.rows, b.rows);
   EXPECT_EQ(a.batch_rows, b.batch_rows);
   ScanOptions four = one;
-  four.threads = 4;
+  four.executor = strata::testing::TestExecutor(4);
   four.read_ahead_bytes = 0;  // one file at a time still works
   EXPECT_EQ(Scan(**dataset, four).rows, a.rows);
   four.read_ahead_bytes = 64 << 20;
@@ -366,7 +367,7 @@ TEST(DatasetReaderTest, OutputIdenticalAtOneAndTwoThreads) {
   ScanOptions filtered = one;
   filtered.filter = *expr::ParseFilter("id < 500000");
   Scanned c = Scan(**dataset, filtered);
-  filtered.threads = 2;
+  filtered.executor = strata::testing::TestExecutor(2);
   Scanned d = Scan(**dataset, filtered);
   EXPECT_EQ(c.rows, d.rows);
   EXPECT_LT(c.rows.size(), a.rows.size());
@@ -440,7 +441,7 @@ TEST(DatasetReaderTest, AnUnreadableFileFailsTheScanNamingIt) {
   ASSERT_TRUE(dataset.ok()) << dataset.status().ToString();
   for (int threads : {1, 2}) {
     ScanOptions scan;
-    scan.threads = threads;
+    scan.executor = strata::testing::TestExecutor(threads);
     auto reader = (*dataset)->Scan(scan);
     ASSERT_TRUE(reader.ok());
     auto first = (*reader)->Next();

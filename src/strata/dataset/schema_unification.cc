@@ -5,7 +5,6 @@
 
 #include "strata/array/widen.h"
 #include "strata/exec/task_group.h"
-#include "strata/exec/thread_pool.h"
 
 namespace strata::dataset {
 
@@ -100,7 +99,7 @@ Result<UnifiedSchema> ReadAndUnify(const std::vector<DatasetFile>& files, const 
   const size_t to_read = options.first_file_only ? 1 : files.size();
   // One task per footer; each opens, summarises and closes its file, so only `threads`
   // footers are held at once.
-  exec::TaskGroup group(options.threads == 1 ? nullptr : exec::DefaultThreadPool(), options.threads);
+  exec::TaskGroup group(options.executor.pool(), options.executor.threads());
   for (size_t i = 0; i < to_read; ++i) {
     group.Submit([&, i]() -> Status {
       STRATA_ASSIGN_OR_RETURN(out.files[i], ReadSummary(files[i].path, options.reader, pool));

@@ -1,6 +1,6 @@
 // Schema unification: one schema for the files of a dataset. Fields are matched by name; a
 // field's type is the one every file's type widens to losslessly (array/widen.h). Reads the
-// footers (in parallel on the process's pool); the dataset reader then conforms each file's
+// footers (in parallel on UnifyOptions::executor); the dataset reader then conforms each file's
 // batches to the result.
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "strata/dataset/discovery.h"
+#include "strata/exec/executor.h"
 #include "strata/memory/memory_pool.h"
 #include "strata/parquet/read/file_reader.h"
 #include "strata/types/schema.h"
@@ -22,8 +23,9 @@ struct UnifyOptions {
   // is then nullable, columns only later files have are not read, and a later file whose
   // column cannot widen to the first file's type fails when it is read, not at open.
   bool first_file_only = false;
-  // Footers read at once on the pool: 0 = the pool's size, 1 = on the calling thread.
-  int threads = 0;
+  // Where footers are read: up to executor.threads() at once on its pool; by default one
+  // after another on the calling thread.
+  exec::Executor executor;
   parquet::FileReaderOptions reader;
   // Columns left out of the unified schema whatever their types (a dataset's partition keys:
   // the value from the path replaces a file column of that name).

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "strata/dataset/dataset_test_util.h"
+#include "strata/testing/test_executor.h"
 
 namespace strata::dataset {
 namespace {
@@ -54,7 +55,7 @@ TEST(SchemaUnificationTest, ReadsEveryFooterOrOnlyTheFirst) {
   ASSERT_TRUE(files.ok());
   for (int threads : {1, 2}) {
     UnifyOptions options;
-    options.threads = threads;
+    options.executor = strata::testing::TestExecutor(threads);
     auto unified = ReadAndUnify(*files, options, pool);
     ASSERT_TRUE(unified.ok()) << unified.status().ToString();
     ASSERT_EQ(unified->schema->num_fields(), 3);

@@ -100,15 +100,4 @@ int UsableCores() {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-ThreadPool* DefaultThreadPool() {
-  // Leaked on purpose: destroying it at exit would join workers while static destructors run,
-  // and a task still running could touch a static already destroyed. The OS reclaims the
-  // threads at exit. The magic static makes first use thread-safe.
-  static ThreadPool* const pool = [] {
-    Result<std::unique_ptr<ThreadPool>> made = ThreadPool::Make(UsableCores());
-    return made.ok() ? std::move(made).MoveValueUnsafe().release() : nullptr;
-  }();
-  return pool;
-}
-
 }  // namespace strata::exec

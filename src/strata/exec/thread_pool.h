@@ -1,6 +1,7 @@
-// ThreadPool: the one pool of CPU threads per process (strata's execution layer, below the
-// formats and above util). Parquet encode/decode, the parallel scan and CSV all submit here,
-// usually through a TaskGroup (task_group.h); blocking I/O has its own pool in io/.
+// ThreadPool: a pool of CPU threads (strata's execution layer, below the formats and above
+// util). Parquet encode/decode, the parallel scan and CSV submit to the pool their Executor
+// names (executor.h), usually through a TaskGroup (task_group.h); the edges create it (the
+// process's one pool: process_pool.h). Blocking I/O has its own pool in io/.
 #pragma once
 
 #include <condition_variable>
@@ -182,10 +183,5 @@ class ThreadPool {
 // The machine's usable cores: the size of this process's CPU affinity mask (a VM, container or
 // taskset may allow fewer than std::thread::hardware_concurrency()), at least 1.
 int UsableCores();
-
-// The process's pool, created on first use (thread-safely) with UsableCores() workers and never
-// destroyed. Null only if the system refused to start its threads; a TaskGroup given a null pool
-// runs its tasks inline, so callers may pass the result straight through.
-ThreadPool* DefaultThreadPool();
 
 }  // namespace strata::exec

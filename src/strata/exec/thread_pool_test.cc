@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "strata/exec/process_pool.h"
+
 namespace strata::exec {
 namespace {
 
@@ -194,15 +196,15 @@ TEST(ThreadPoolTest, UsableCoresIsTheAffinityMaskCount) {
   EXPECT_GE(UsableCores(), 1);
 }
 
-TEST(ThreadPoolTest, DefaultThreadPoolIsOneSharedPoolOfUsableCores) {
-  ThreadPool* pool = DefaultThreadPool();
+TEST(ThreadPoolTest, ProcessThreadPoolIsOneSharedPoolOfUsableCores) {
+  ThreadPool* pool = ProcessThreadPool();
   ASSERT_NE(pool, nullptr);
   EXPECT_EQ(pool->num_threads(), UsableCores());
   // First use from several threads at once still yields one pool.
   std::vector<ThreadPool*> seen(4, nullptr);
   std::vector<std::thread> threads;
   for (size_t i = 0; i < seen.size(); ++i) {
-    threads.emplace_back([&seen, i] { seen[i] = DefaultThreadPool(); });
+    threads.emplace_back([&seen, i] { seen[i] = ProcessThreadPool(); });
   }
   for (std::thread& t : threads) t.join();
   for (ThreadPool* p : seen) EXPECT_EQ(p, pool);

@@ -14,6 +14,7 @@
 #include "strata/array/value_text.h"
 #include "strata/array/primitive_builder.h"
 #include "strata/array/binary_builder.h"
+#include "strata/exec/process_pool.h"
 #include "strata/expr/bind.h"
 #include "strata/expr/evaluate.h"
 #include "strata/expr/parser.h"
@@ -156,7 +157,7 @@ class GeneratedFileTest : public ::testing::Test {
     BatchReadOptions options;
     options.columns = columns;
     options.batch_rows = 5000;
-    options.threads = threads;
+    options.executor = exec::ProcessExecutor(threads);
     FilteredResult result = FilteredRows(file.get(), *predicate, options, filter);
     EXPECT_TRUE(result.status.ok()) << text << ": " << result.status.ToString();
     if (columns.empty()) {

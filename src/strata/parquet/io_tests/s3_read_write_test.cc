@@ -139,7 +139,6 @@ TEST_F(S3ReadWriteTest, ScanMemoryIsBoundedByTheReadAheadNotTheFile) {
     options.pre_buffer = true;
     STRATA_ASSIGN_OR_RETURN(auto reader, FileReader::OpenFile(location, pool.get(), options));
     BatchReadOptions read;
-    read.threads = 1;
     read.read_ahead_bytes = 2 << 20;
     STRATA_ASSIGN_OR_RETURN(auto batches, reader->ReadBatches(read));
     int64_t rows = 0;

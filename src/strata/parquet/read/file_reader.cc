@@ -3,11 +3,11 @@
 #include "strata/io/location.h"
 
 #include <algorithm>
-#include <condition_variable>
 #include <mutex>
 
 #include <fmt/format.h>
 
+#include "strata/exec/byte_budget.h"
 #include "strata/exec/task_group.h"
 #include "strata/exec/thread_pool.h"
 #include "strata/parquet/read/chunk_decryption.h"
@@ -17,7 +17,6 @@ namespace strata::parquet {
 
 Status BatchReadOptions::Validate() const {
   if (batch_rows <= 0) return Status::Invalid("batch_rows must be positive, got {}", batch_rows);
-  if (threads < 0) return Status::Invalid("threads must be >= 0, got {}", threads);
   if (read_ahead_bytes < 0) return Status::Invalid("read_ahead_bytes must be >= 0, got {}", read_ahead_bytes);
   if (row_groups_at_once_bytes < 0) {
     return Status::Invalid("row_groups_at_once_bytes must be >= 0, got {}", row_groups_at_once_bytes);
@@ -182,12 +181,11 @@ Result<std::unique_ptr<BatchReader>> FileReader::ReadBatches(const BatchReadOpti
   auto reader = std::unique_ptr<BatchReader>(new BatchReader());
   reader->file_ = this;
   reader->options_ = options;
-  if (options.threads != 1) {
-    reader->cpu_pool_ = exec::DefaultThreadPool();
-    if (reader->cpu_pool_ != nullptr) {
-      reader->threads_ = options.threads == 0 ? reader->cpu_pool_->num_threads() : options.threads;
-    }
-    if (reader->threads_ <= 1) reader->cpu_pool_ = nullptr;  // a 1-core pool: stay on this thread
+  reader->executor_ = options.executor;
+  if (options.executor.parallel() && options.read_ahead_bytes > 0) {
+    // Read-ahead is optional work: a row group that does not fit is opened when reached.
+    reader->ahead_budget_ = std::make_unique<exec::ByteBudget>(
+        options.read_ahead_bytes, exec::ByteBudget::kNoItemLimit, exec::ByteBudget::Oversize::kRefuse);
   }
   if (options.columns.empty()) {
     for (int f = 0; f < descriptor_->num_fields(); ++f) reader->fields_.push_back(f);
@@ -332,14 +330,14 @@ Result<RowGroupRanges> SelectedChunkRanges(const FileReader& file, const std::ve
 }  // namespace
 
 Status BatchReader::ForEachField(size_t count, const std::function<Status(size_t)>& fn, bool parallel) const {
-  if (cpu_pool_ == nullptr || count <= 1 || !parallel) {
+  if (!executor_.parallel() || count <= 1 || !parallel) {
     for (size_t i = 0; i < count; ++i) STRATA_RETURN_NOT_OK(fn(i));
     return Status::OK();
   }
   // Tasks keep their own Status instead of failing the group: the group's "first error wins"
   // would pick whichever column failed first in time.
   std::vector<Status> statuses(count);
-  exec::TaskGroup group(cpu_pool_, threads_);
+  exec::TaskGroup group(executor_.pool(), executor_.threads());
   for (size_t i = 0; i < count; ++i) {
     group.Submit([&fn, &statuses, i]() {
       statuses[i] = fn(i);
@@ -425,7 +423,7 @@ Status BatchReader::OpenRowGroup(size_t index) {
     // Opened ahead: the queue's oldest is row_groups_[index]. Taken even after an error, so
     // the queue stays in step with the row groups.
     opened = ahead_->Next();
-    ahead_total_bytes_ -= ahead_bytes_.front();
+    ahead_budget_->Release(ahead_bytes_.front());
     ahead_bytes_.pop_front();
   } else if (pre_buffered.ok()) {
     opened = OpenReaders(row_group);
@@ -440,23 +438,23 @@ Status BatchReader::OpenRowGroup(size_t index) {
 }
 
 void BatchReader::ReadAhead(size_t index) {
-  if (cpu_pool_ == nullptr || options_.read_ahead_bytes == 0) return;
+  if (ahead_budget_ == nullptr) return;  // serial, or read_ahead_bytes 0
   ahead_end_ = std::max(ahead_end_, index + 1);
   while (ahead_end_ < row_groups_.size()) {
     // A row group whose chunks cannot be located is opened when reached, which reports why.
     auto group = SelectedChunkRanges(*file_, fields_, row_groups_[ahead_end_]);
-    if (!group.ok() || ahead_total_bytes_ + group->bytes > options_.read_ahead_bytes) return;
+    if (!group.ok()) return;
     // With pre-buffering, only row groups the cache has been asked for already (its own
     // read-ahead window): their tasks read from its entries, and the cache sees the same
     // requests, and reports the same errors at the same row group, at every thread count.
     if (cache_ && ahead_end_ >= pre_buffered_) return;
+    if (!ahead_budget_->TryAcquire(group->bytes)) return;
     if (ahead_ == nullptr) {
       ahead_ = std::make_unique<exec::OrderedTaskQueue<std::unique_ptr<OpenedRowGroup>>>(
-          cpu_pool_, static_cast<int>(std::min<size_t>(row_groups_.size(), 1 << 20)));
+          executor_.pool(), static_cast<int>(std::min<size_t>(row_groups_.size(), 1 << 20)));
     }
     ahead_->Submit([this, row_group = row_groups_[ahead_end_]]() { return OpenReaders(row_group); });
     ahead_bytes_.push_back(group->bytes);
-    ahead_total_bytes_ += group->bytes;
     ++ahead_end_;
   }
 }
@@ -577,7 +575,7 @@ Result<std::shared_ptr<RecordBatch>> BatchReader::ReadRowGroupBatch(OpenedRowGro
 }
 
 Status BatchReader::ForEachBatch(const BatchConsumer& consume) {
-  const bool parallel = cpu_pool_ != nullptr && !cache_ && next_row_group_ == 0 &&
+  const bool parallel = executor_.parallel() && !cache_ && next_row_group_ == 0 &&
                         current_row_group_ == -1 && row_groups_.size() > 1;
   if (!parallel) {
     while (true) {
@@ -591,51 +589,28 @@ Status BatchReader::ForEachBatch(const BatchConsumer& consume) {
   // cache of the core that wrote it (decoding a batch's columns on different cores and
   // summarising them on a third cost a 2-thread lineitem scan half its speed). A row group
   // starts when the ones running hold, with it, at most row_groups_at_once_bytes of
-  // compressed chunks and fewer than threads_ run; one always may. A row group that cannot share the budget
-  // decodes its fields as tasks instead. Tasks start in order, so when one fails every
-  // earlier one has started: the lowest position's error is the one a serial read stops at.
+  // compressed chunks and fewer than executor_.threads() run; one always may (an
+  // exec::ByteBudget). A row group that cannot share the budget decodes its fields as tasks
+  // instead. Tasks start in order, so when one fails every earlier one has started: the lowest
+  // position's error is the one a serial read stops at.
   next_row_group_ = row_groups_.size();  // Next() after this returns the end
-  struct Running {
-    std::mutex mutex;
-    std::condition_variable finished;
-    int count = 0;
-    int64_t bytes = 0;
-  } running;
+  const int threads = executor_.threads();
+  exec::ByteBudget running(options_.row_groups_at_once_bytes, threads);
   std::vector<Status> statuses(row_groups_.size());
-  exec::TaskGroup group(cpu_pool_, threads_);
+  exec::TaskGroup group(executor_.pool(), threads);
   for (size_t position = 0; position < row_groups_.size(); ++position) {
     // A row group whose chunks cannot be located counts as empty here; opening it says why.
     auto ranges = SelectedChunkRanges(*file_, fields_, row_groups_[position]);
     const int64_t bytes = ranges.ok() ? ranges->bytes : 0;
     const bool parallel_fields =
-        row_groups_.size() < static_cast<size_t>(threads_) || 2 * bytes > options_.row_groups_at_once_bytes;
-    {
-      auto may_start = [&] {
-        return running.count == 0 || !group.ok() ||
-               (running.count < threads_ && running.bytes + bytes <= options_.row_groups_at_once_bytes);
-      };
-      std::unique_lock<std::mutex> lock(running.mutex);
-      // A pool task (a dataset's file) helps run the queue meanwhile, so the pool cannot stall
-      // with every worker waiting; another thread only waits, leaving the row groups to the
-      // workers, whose consumers then never run on it.
-      while (!may_start()) {
-        lock.unlock();
-        const bool ran = cpu_pool_->HelpWhileWaiting();
-        lock.lock();
-        if (!ran) running.finished.wait(lock, may_start);
-      }
-      if (!group.ok()) break;
-      ++running.count;
-      running.bytes += bytes;
-    }
+        row_groups_.size() < static_cast<size_t>(threads) || 2 * bytes > options_.row_groups_at_once_bytes;
+    // A pool task (a dataset's file) helps run the queue while it waits, so the pool cannot
+    // stall with every worker waiting; another thread only waits, leaving the row groups to
+    // the workers, whose consumers then never run on it. A failed task ends the wait.
+    if (!running.Acquire(bytes, executor_.pool(), [&group] { return !group.ok(); })) break;
     group.Submit([this, &consume, &statuses, &running, position, bytes, parallel_fields]() {
       statuses[position] = ConsumeRowGroup(position, parallel_fields, consume);
-      {
-        std::lock_guard<std::mutex> lock(running.mutex);
-        --running.count;
-        running.bytes -= bytes;
-      }
-      running.finished.notify_all();
+      running.Release(bytes);
       return statuses[position];
     });
   }

@@ -2,7 +2,7 @@
 // path or any RandomAccessSource, and reads record batches of chosen columns and row groups.
 // BatchReader streams: it holds one row group's column readers at a time, so memory is one
 // batch plus each column's page buffers, whatever the file's size (plus the row groups opened
-// ahead with BatchReadOptions::threads and read_ahead_bytes).
+// ahead with BatchReadOptions::executor and read_ahead_bytes).
 #pragma once
 
 #include <deque>
@@ -26,7 +26,7 @@
 #include "strata/parquet/thrift/footer.h"
 
 namespace strata::exec {
-class ThreadPool;
+class ByteBudget;
 template <typename T>
 class OrderedTaskQueue;
 }  // namespace strata::exec
@@ -74,8 +74,8 @@ class BatchReader {
 
   // Every batch Next() would return, each handed to `consume(position, batch)`, where position
   // indexes the row groups read (BatchReadOptions::row_groups, else every row group). For
-  // consumers that do not need file order (a scan's summary): with threads != 1, no pre-buffer
-  // cache, row groups are decoded at once, up to `threads` of them, each by
+  // consumers that do not need file order (a scan's summary): with a parallel executor and no
+  // pre-buffer cache, row groups are decoded at once, up to executor.threads() of them, each by
   // one task that hands its batches to `consume` in order on the thread that decoded them (so
   // they are still in its core's cache). `consume` must then be safe to call from several
   // threads at once, for different positions. Otherwise this is Next() in a loop, on this
@@ -147,7 +147,7 @@ class BatchReader {
   Status OpenField(int row_group, size_t field_position, OpenedRowGroup* out) const;
   // Starts opening the row groups after `index` on the pool, within read_ahead_bytes.
   void ReadAhead(size_t index);
-  // fn(0) .. fn(count - 1): on the calling thread (threads 1), else as tasks of one TaskGroup.
+  // fn(0) .. fn(count - 1): on the calling thread (a serial executor), else as tasks of one TaskGroup.
   // Every task runs and the lowest position's error is returned, so it does not depend on
   // scheduling (a serial run stops at that error).
   // parallel false: always on the calling thread.
@@ -165,8 +165,7 @@ class BatchReader {
 
   class FileReader* file_ = nullptr;
   BatchReadOptions options_;
-  exec::ThreadPool* cpu_pool_ = nullptr;  // null: decode on the calling thread
-  int threads_ = 1;                       // options_.threads resolved against cpu_pool_
+  exec::Executor executor_;  // options_.executor (serial: decode on the calling thread)
   std::vector<int> fields_;      // selected top-level fields
   std::vector<int> row_groups_;  // to read, in order
   std::shared_ptr<Schema> schema_;
@@ -180,10 +179,10 @@ class BatchReader {
   size_t pre_buffered_ = 0;  // row_groups_[0 .. pre_buffered_) have been handed to the cache
   std::vector<std::unique_ptr<AssemblyPlan>> plans_;
   // Read-ahead: row_groups_[next_row_group_ .. ahead_end_) are being opened on the pool, in
-  // order; ahead_bytes_ holds each one's selected chunk bytes.
+  // order; ahead_bytes_ holds each one's selected chunk bytes, admitted by ahead_budget_.
   std::unique_ptr<exec::OrderedTaskQueue<std::unique_ptr<OpenedRowGroup>>> ahead_;
   std::deque<int64_t> ahead_bytes_;
-  int64_t ahead_total_bytes_ = 0;
+  std::unique_ptr<exec::ByteBudget> ahead_budget_;  // read_ahead_bytes; refuses what does not fit
   size_t ahead_end_ = 0;
   int64_t pages_skipped_done_ = 0;  // of the row groups already released
 };

@@ -1,6 +1,7 @@
 // The reader's parallel path on its own, small enough for ThreadSanitizer: a batch's columns
-// decoded (and a row group's readers opened, also ahead) on the process's pool give the same
-// batches, and the same error, as on the calling thread.
+// decoded (and a row group's readers opened, also ahead) on an injected pool
+// (strata::testing::TestExecutor, 4 workers) give the same batches, and the same error, as on the
+// calling thread.
 #include <atomic>
 #include <filesystem>
 #include <map>
@@ -13,6 +14,7 @@
 #include "strata/parquet/testing/random_arrays.h"
 #include "strata/parquet/write/writer_test_util.h"
 #include "strata/testing/test_data.h"
+#include "strata/testing/test_executor.h"
 
 namespace strata::parquet {
 namespace {
@@ -98,10 +100,10 @@ constexpr ThreadsConfig kThreadConfigs[] = {{2, 64 << 20}, {4, 0}};
 // Reads `source` with every entry of kThreadConfigs and checks each against threads 1.
 void CheckEveryThreadCount(const std::function<std::shared_ptr<RandomAccessSource>()>& open, bool pre_buffer,
                            BatchReadOptions options, const std::string& what) {
-  options.threads = 1;
+  options.executor = exec::Executor();
   const ReadOutcome serial = ReadAll(open(), pre_buffer, options);
   for (const ThreadsConfig& config : kThreadConfigs) {
-    options.threads = config.threads;
+    options.executor = strata::testing::TestExecutor(config.threads);
     options.read_ahead_bytes = config.read_ahead_bytes;
     const std::string with = what + ", threads " + std::to_string(config.threads) + ", read-ahead " +
                              std::to_string(config.read_ahead_bytes) + (pre_buffer ? ", pre-buffered" : "");
@@ -196,12 +198,13 @@ TEST(ParallelReaderTest, ManyColumnsWrittenByStrata) {
     const bool pre_buffer = batch_rows != 7;
     CheckEveryThreadCount(open, pre_buffer, options, "wide, batch_rows " + std::to_string(batch_rows));
   }
-  // threads 0 is every core, and reads the same table.
+  // threads 0 is the pool's size, and reads the same table.
   BatchReadOptions options;
   const ReadOutcome serial = ReadAll(open(), false, options);
   ASSERT_TRUE(serial.status.ok()) << serial.status.ToString();
   EXPECT_EQ(serial.batches.size(), 3u);
-  options.threads = 0;
+  options.executor = strata::testing::TestExecutor(0);
+  EXPECT_EQ(options.executor.threads(), strata::testing::kTestPoolThreads);
   ExpectSame(serial, ReadAll(open(), false, options), "threads 0");
 }
 
@@ -251,7 +254,7 @@ TEST(ParallelReaderTest, TwoReadersShareThePoolAtOnce) {
   BatchReadOptions options;
   options.batch_rows = 250;
   const ReadOutcome serial = ReadAll(MakeBufferSource(file, "wide.parquet"), false, options);
-  options.threads = 2;
+  options.executor = strata::testing::TestExecutor(2);
   ReadOutcome first, second;
   std::thread a([&] { first = ReadAll(MakeBufferSource(file, "wide.parquet"), true, options); });
   std::thread b([&] { second = ReadAll(MakeBufferSource(file, "wide.parquet"), false, options); });
@@ -273,7 +276,7 @@ TEST(ParallelReaderTest, DroppedMidwayReleasesEverything) {
     file_options.pre_buffer = pre_buffer;
     auto reader = *FileReader::Open(MakeBufferSource(file, "wide.parquet"), pool.get(), file_options);
     BatchReadOptions options;
-    options.threads = 2;
+    options.executor = strata::testing::TestExecutor(2);
     options.batch_rows = 50;
     auto batches = *reader->ReadBatches(options);
     auto batch = batches->Next();
@@ -320,7 +323,7 @@ TEST(ParallelReaderTest, TwoThreadPeakIsFlatOverManyRowGroups) {
     auto reader = *FileReader::Open(MakeBufferSource(*file, "many_row_groups.parquet"), pool.get());
     EXPECT_EQ(reader->num_row_groups(), kRowGroups);
     BatchReadOptions options;
-    options.threads = threads;
+    options.executor = strata::testing::TestExecutor(threads);
     options.batch_rows = 500;
     options.read_ahead_bytes = kReadAhead;
     auto reader_batches = *reader->ReadBatches(options);
@@ -379,7 +382,7 @@ TEST(ParallelReaderTest, ForEachBatchReturnsTheFirstRowGroupsError) {
     auto reader = *testing::OpenBuffer(file, SystemMemoryPool());
     ASSERT_GE(reader->num_row_groups(), 3);
     BatchReadOptions options;
-    options.threads = threads;
+    options.executor = strata::testing::TestExecutor(threads);
     options.batch_rows = 150;
     auto batches = *reader->ReadBatches(options);
     std::atomic<int> calls{0};
@@ -393,12 +396,40 @@ TEST(ParallelReaderTest, ForEachBatchReturnsTheFirstRowGroupsError) {
   }
 }
 
-TEST(ParallelReaderTest, NegativeThreadsAreInvalid) {
+// The reader runs where its executor says: ForEachBatch hands row groups to the injected
+// pool's workers, a serial executor keeps everything on the calling thread.
+TEST(ParallelReaderTest, RunsOnTheInjectedPool) {
+  const std::shared_ptr<Buffer>& file = WideFile();
+  ASSERT_NE(file, nullptr);
+  for (int threads : {1, 2}) {
+    auto reader = *testing::OpenBuffer(file, SystemMemoryPool());
+    BatchReadOptions options;
+    options.executor = strata::testing::TestExecutor(threads);
+    options.batch_rows = 150;
+    auto batches = *reader->ReadBatches(options);
+    std::atomic<int> on_pool{0};
+    std::atomic<int> elsewhere{0};
+    const Status status = batches->ForEachBatch([&](size_t, std::shared_ptr<RecordBatch>) {
+      ++(strata::testing::TestThreadPool()->OnWorkerThread() ? on_pool : elsewhere);
+      return Status::OK();
+    });
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    if (threads == 1) {
+      EXPECT_EQ(on_pool.load(), 0);
+      EXPECT_GT(elsewhere.load(), 0);
+    } else {
+      EXPECT_GT(on_pool.load(), 0);
+      EXPECT_EQ(elsewhere.load(), 0);
+    }
+  }
+}
+
+TEST(ParallelReaderTest, NegativeBudgetsAreInvalid) {
   BatchReadOptions options;
-  options.threads = -1;
-  EXPECT_TRUE(options.Validate().IsInvalid());
-  options.threads = 0;
   options.read_ahead_bytes = -1;
+  EXPECT_TRUE(options.Validate().IsInvalid());
+  options.read_ahead_bytes = 0;
+  options.row_groups_at_once_bytes = -1;
   EXPECT_TRUE(options.Validate().IsInvalid());
 }
 

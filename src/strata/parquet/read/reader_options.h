@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/exec/executor.h"
 #include "strata/util/status.h"
 
 namespace strata::parquet {
@@ -77,23 +78,25 @@ struct BatchReadOptions {
   // pages are then decoded whole rather than streamed through a window (the array refers to
   // them). Nested fields are not affected.
   bool string_views = false;
-  // Threads of the process's pool (exec::DefaultThreadPool()) that decode a batch: one task per
-  // selected field, so a batch's columns are decoded at once, and a row group's column readers
-  // (chunk reads, first pages decompressed) are opened at once too. 0: every core (the pool's
-  // size); 1: the calling thread only. Batches, their contents and errors do not depend on it.
-  // 1 by default: callers that already read several files at once on the pool (or want one
+  // Where a batch is decoded: one task per selected field on the executor's pool, so a
+  // batch's columns are decoded at once, and a row group's column readers (chunk reads, first
+  // pages decompressed) are opened at once too, up to executor.threads() at a time. Batches,
+  // their contents and errors do not depend on it. On the calling thread by default: callers that already read several files at once on a pool (or want one
   // core per reader) keep that, and a reader's memory stays one row group's.
-  int threads = 1;
-  // With threads != 1: the following row groups' column readers are opened ahead on the pool
-  // (chunks read, first pages decompressed) while the current row group is decoded, as long as
-  // the row groups opened ahead hold at most this many bytes of (compressed) selected column
-  // chunks; a row group larger than this is not opened ahead. Memory grows by up to this much
-  // plus their first decompressed pages (not counted in BatchReader::memory_size()). 0: none.
+  exec::Executor executor;
+  // With a parallel executor: the following row groups' column readers are opened ahead on
+  // the pool (chunks read, first pages decompressed) while the current row group is decoded, as
+  // long as the row groups opened ahead hold at most this many bytes of (compressed) selected
+  // column chunks; a row group larger than this is not opened ahead (an exec::ByteBudget that
+  // refuses what does not fit). Memory grows by up to this much plus their first decompressed
+  // pages (not counted in BatchReader::memory_size()). 0: none.
   // Small: from a local file (page cache) a larger budget measured no faster, only bigger.
   int64_t read_ahead_bytes = 8 << 20;
-  // BatchReader::ForEachBatch with threads != 1: row groups are decoded at once while they hold
-  // at most this many bytes of (compressed) selected column chunks together (one always runs);
-  // a row group too large to share it with another decodes its fields at once instead. Memory:
+  // BatchReader::ForEachBatch with a parallel executor: row groups are decoded at once, at most
+  // executor.threads() of them, while they hold at most this many bytes of (compressed)
+  // selected column chunks together (one always runs: an exec::ByteBudget that admits an
+  // oversized row group alone); a row group too large to share it with another decodes its
+  // fields at once instead. Memory:
   // about this, plus the running row groups' decompressed pages and batches. From the
   // benchmark files: DuckDB's 122,880-row groups are 3-8 MB, so two run at once; 70 MB row
   // groups of large values run one at a time, at the memory of one thread.

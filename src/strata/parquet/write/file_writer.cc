@@ -6,7 +6,6 @@
 #include <limits>
 
 #include "strata/exec/task_group.h"
-#include "strata/exec/thread_pool.h"
 #include "strata/ipc/schema_message.h"
 #include "strata/parquet/write/column_writer.h"
 #include "strata/parquet/write/level_builder.h"
@@ -174,13 +173,12 @@ Status FileWriter::CheckSchema(const Schema& schema) const {
 
 template <typename Fn>
 Status FileWriter::ForEach(int count, Fn&& fn) {
-  const int threads = options_.file.threads;
-  if (threads == 1 || count <= 1) {
+  const exec::Executor& executor = options_.file.executor;
+  if (!executor.parallel() || count <= 1) {
     for (int i = 0; i < count; ++i) STRATA_RETURN_NOT_OK(fn(i));
     return Status::OK();
   }
-  exec::ThreadPool* pool = exec::DefaultThreadPool();
-  exec::TaskGroup group(pool, threads == 0 ? pool->num_threads() : threads);
+  exec::TaskGroup group(executor.pool(), executor.threads());
   for (int i = 0; i < count; ++i) group.Submit([&fn, i]() { return fn(i); });
   return group.Wait();
 }

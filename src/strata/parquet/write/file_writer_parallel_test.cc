@@ -1,12 +1,13 @@
 // The writer's parallel path on its own, small enough for ThreadSanitizer: column chunks encoded
-// on the process's pool give the same bytes as on the calling thread, flat and nested, and the
-// pool is shared with other users at the same time.
+// on an injected pool (strata::testing::TestExecutor) give the same bytes as on the calling thread, flat
+// and nested, and the pool is shared with other users at the same time.
 #include <thread>
 
 #include <gtest/gtest.h>
 
 #include "strata/parquet/testing/random_arrays.h"
 #include "strata/parquet/write/writer_test_util.h"
+#include "strata/testing/test_executor.h"
 
 namespace strata::parquet {
 namespace {
@@ -24,7 +25,7 @@ std::shared_ptr<Schema> MixedSchema() {
 
 Result<std::shared_ptr<Buffer>> Write(int threads, const std::vector<std::shared_ptr<RecordBatch>>& batches) {
   WriterOptions options;
-  options.file.threads = threads;
+  options.file.executor = strata::testing::TestExecutor(threads);
   options.file.max_row_group_rows = 1500;
   options.file.data_page_rows = 400;
   options.columns.bloom_filter = true;

@@ -17,6 +17,7 @@
 
 #include "strata/array/binary_builder.h"
 #include "strata/array/primitive_builder.h"
+#include "strata/exec/process_pool.h"
 #include "strata/parquet/stats/page_index.h"
 #include "strata/parquet/testing/random_arrays.h"
 #include "strata/parquet/write/writer_test_util.h"
@@ -303,7 +304,6 @@ TEST(FileWriterTest, AnOverflowedDictionaryIsFreedAtTheFallback) {
   // What the writer holds with the whole row group buffered, just before Close().
   auto held_before_close = [&](bool dictionary) -> int64_t {
     WriterOptions options;
-    options.file.threads = 1;
     options.columns.codec = codec::CompressionCodec::kSnappy;
     options.columns.dictionary = dictionary;
     options.columns.dictionary_page_bytes = 256 << 10;
@@ -482,12 +482,11 @@ TEST(FileWriterTest, OutputIsByteIdenticalAtEveryThreadCount) {
   auto schema = FlatSchema();
   auto batches = Batches(schema, 3, 5000);
   WriterOptions one;
-  one.file.threads = 1;
   one.file.max_row_group_rows = 4000;
   WriterOptions two = one;
-  two.file.threads = 2;
+  two.file.executor = exec::ProcessExecutor(2);
   WriterOptions all = one;
-  all.file.threads = 0;
+  all.file.executor = exec::ProcessExecutor(0);
   auto a = WriteToBuffer(schema, batches, one, Pool());
   auto b = WriteToBuffer(schema, batches, two, Pool());
   auto c = WriteToBuffer(schema, batches, all, Pool());
@@ -612,7 +611,6 @@ TEST(FileWriterTest, SteadyStateRowGroupsAllocateNothingAndThePeakStaysFlat) {
     auto pool = MakeSystemMemoryPool();
     WriterOptions options;
     options.file.max_row_group_rows = 20000;
-    options.file.threads = 1;
     options.columns.page_index = page_index;
     auto sink = std::make_unique<BufferSink>(SystemMemoryPool());  // the file's bytes are not the writer's memory
     auto writer = FileWriter::Open(std::move(sink), schema, pool.get(), options);
@@ -648,7 +646,6 @@ TEST(FileWriterTest, PeakStaysFlatOverAStreamTwentyTimesTheRowGroupLimit) {
   WriterOptions options;
   options.file.max_row_group_bytes = 256 << 10;
   options.file.max_row_group_rows = 1 << 30;
-  options.file.threads = 1;
   options.columns.page_index = false;  // metadata that grows with the file, measured elsewhere
   options.columns.dictionary_page_bytes = 32 << 10;
   options.file.data_page_rows = 2000;

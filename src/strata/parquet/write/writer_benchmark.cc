@@ -158,7 +158,6 @@ const Input& StringInput(Nulls nulls, int64_t vocabulary) {
 
 WriterOptions OptionsFor(bool plain_uncompressed) {
   WriterOptions options;
-  options.file.threads = 1;
   if (plain_uncompressed) {
     options.columns.dictionary = false;
     options.columns.encoding = Encoding::kPlain;

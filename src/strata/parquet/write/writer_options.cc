@@ -61,7 +61,6 @@ Status FileWriteOptions::Validate() const {
   if (page_version != DataPageVersion::kV1 && page_version != DataPageVersion::kV2) {
     return Status::Invalid("page_version must be 1 or 2");
   }
-  if (threads < 0) return Status::Invalid("threads must be >= 0, got {}", threads);
   if (encryption) STRATA_RETURN_NOT_OK(encryption->Validate());
   return sink.Validate();
 }

@@ -1,4 +1,4 @@
-// Options of the Parquet write path, by concern: the file (row groups, pages, metadata, threads)
+// Options of the Parquet write path, by concern: the file (row groups, pages, metadata, executor)
 // and each column (codec, encodings, statistics, Bloom filter), with defaults for every column
 // and overrides by column path. Every struct has a Validate().
 #pragma once
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "strata/codec/codec.h"
+#include "strata/exec/executor.h"
 #include "strata/io/output_sink.h"
 #include "strata/io/s3/s3_options.h"
 #include "strata/parquet/encoding/encoding.h"
@@ -81,9 +82,10 @@ struct FileWriteOptions {
   std::vector<SortingColumn> sorting_columns;
   // Empty: "strata version <version>".
   std::string created_by;
-  // Column chunks of a row group are encoded on this many threads of the process's pool
-  // (0: every core, 1: the calling thread only). The file's bytes do not depend on it.
-  int threads = 0;
+  // Where a row group's column chunks are encoded: one task per top-level field on the
+  // executor's pool, up to executor.threads() at once; by default on the calling thread. The
+  // file's bytes do not depend on it.
+  exec::Executor executor;
   FileSinkOptions sink;
   // Writing to an s3:// URL: endpoint, region, credentials, part size (what is left empty
   // comes from the environment and ~/.aws).
