@@ -1,10 +1,11 @@
-// BatchReader's field-wise reading (declared in file_reader.h): row groups opened one at a
+// BatchReader's field-wise reading (declared in batch_reader.h): row groups opened one at a
 // time, fields skipped or decoded on their own, and the rows a field decoded past a batch's
 // end carried ahead of its next ones. Readers layered on the batch reader build on it
 // (filter/late_materialization.h).
 #include <algorithm>
 
 #include "strata/array/concatenate.h"
+#include "strata/parquet/read/batch_reader.h"
 #include "strata/parquet/read/file_reader.h"
 
 namespace strata::parquet {
