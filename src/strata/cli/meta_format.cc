@@ -1,4 +1,4 @@
-// JSON writer and statistics-value formatting for `strata meta` (see meta_format.h).
+// Statistics-value formatting for `strata meta` (see meta_format.h).
 #include "strata/cli/meta_format.h"
 
 #include <algorithm>
@@ -11,45 +11,6 @@
 namespace strata::cli {
 
 using namespace strata::parquet;  // NOLINT: this file is all about its types
-
-void JsonWriter::Open(char c) {
-  Separate();
-  out_ += c;
-  first_.push_back(true);
-}
-
-void JsonWriter::Close(char c) {
-  out_ += c;
-  first_.pop_back();
-}
-
-void JsonWriter::Separate() {
-  if (after_key_) {
-    after_key_ = false;
-    return;
-  }
-  if (!first_.empty()) {
-    if (!first_.back()) out_ += ',';
-    first_.back() = false;
-  }
-}
-
-void JsonWriter::AppendString(std::string_view s) {
-  out_ += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out_ += "\\\""; break;
-      case '\\': out_ += "\\\\"; break;
-      case '\n': out_ += "\\n"; break;
-      case '\r': out_ += "\\r"; break;
-      case '\t': out_ += "\\t"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) fmt::format_to(std::back_inserter(out_), "\\u{:04x}", c);
-        else out_ += static_cast<char>(c);  // UTF-8 passes through; invalid bytes are the file's
-    }
-  }
-  out_ += '"';
-}
 
 std::string Printable(std::string_view text, size_t limit) {
   std::string s;
