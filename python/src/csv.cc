@@ -1,9 +1,9 @@
 // strata.read_csv and write_csv's C++ side: the CSV reader into a strata table, and a table
 // through the CSV writer. The GIL is released while strata parses or writes.
 #include "options.h"
-#include "strata/cli/csv_cli_options.h"
 #include "strata/csv/reader.h"
 #include "strata/csv/writer.h"
+#include "strata/types/type_names.h"
 
 namespace strata::python {
 namespace {
@@ -12,8 +12,8 @@ PyTable ReadCsv(const std::string& path, const py::dict& kwargs) {
   std::string schema_text;
   csv::CsvReadOptions options = CsvReadOptionsFromKwargs(kwargs, &schema_text);
   if (!schema_text.empty()) {
-    // "name:type,...": types by column name (cli's --schema text).
-    for (cli::ColumnTypeSpec& spec : ValueOrThrow(cli::ParseSchemaSpec(schema_text))) {
+    // "name:type,...": types by column name (types/type_names.h).
+    for (ColumnTypeSpec& spec : ValueOrThrow(ParseSchemaSpec(schema_text, "schema"))) {
       options.convert.column_types.emplace_back(spec.name, spec.type);
     }
   }

@@ -3,7 +3,8 @@
 // strings; the checks are strict: a misspelt option is an error, not ignored.
 #include "options.h"
 
-#include "strata/cli/csv_cli_options.h"
+#include "strata/csv/option_text.h"
+#include "strata/types/type_names.h"
 #include "strata/codec/codec_names.h"
 #include "strata/exec/process_pool.h"
 #include "strata/parquet/encoding/encoding_names.h"
@@ -79,7 +80,7 @@ constexpr int64_t kMaxCount = int64_t{1} << 50;
 constexpr int64_t kMaxThreads = 1 << 16;
 
 char CharOption(const py::object& value, const char* key, bool allow_none) {
-  return ValueOrThrow(cli::ParseCharOption(key, Str(value, key), allow_none));
+  return ValueOrThrow(csv::ParseCharOption(key, Str(value, key), allow_none));
 }
 
 // A key or an AAD prefix: bytes as they are, str as its UTF-8 bytes. Never echoed in messages.
@@ -283,7 +284,7 @@ csv::CsvReadOptions CsvReadOptionsFromKwargs(const py::dict& kwargs, std::string
       for (const auto& item : v.cast<py::dict>()) {
         const std::string name = Str(py::reinterpret_borrow<py::object>(item.first), "schema");
         const std::string type_name = Str(py::reinterpret_borrow<py::object>(item.second), "schema");
-        Result<TypePtr> type = cli::ParseTypeName(type_name);
+        Result<TypePtr> type = ParseTypeName(type_name);
         if (!type.ok()) ThrowInvalid(fmt::format("option 'schema': column '{}': {}", name, type.status().message()));
         out.convert.column_types.emplace_back(name, *type);
       }

@@ -1,10 +1,9 @@
 // strata.ParquetFile's C++ side (_strata.ParquetReader): a FileReader, the file's metadata as a
 // dict, whole reads into strata tables, and streaming batches. Types the Parquet schema cannot
-// express are restored from the writer's ARROW:schema (restore.h).
+// express are restored from the writer's ARROW:schema (parquet/read/arrow_schema_restore.h).
 #include <algorithm>
 
 #include "options.h"
-#include "restore.h"
 #include "statistics.h"
 #include "strata/array/array_builder.h"
 #include "strata/array/null_array.h"
@@ -12,6 +11,7 @@
 #include "strata/expr/bind.h"
 #include "strata/expr/parser.h"
 #include "strata/parquet/encoding/encoding.h"
+#include "strata/parquet/read/arrow_schema_restore.h"
 #include "strata/parquet/read/file_reader.h"
 #include "strata/parquet/write/file_writer.h"
 #include "strata/parquet/filter/filtered_reader.h"
@@ -38,7 +38,7 @@ Result<Array> EmptyArray(const TypePtr& type) {
 class BatchIterator {
  public:
   BatchIterator(std::shared_ptr<parquet::FileReader> file, std::unique_ptr<parquet::BatchReader> batches,
-                std::vector<FieldRestore> restore, SchemaPtr schema)
+                std::vector<parquet::FieldRestore> restore, SchemaPtr schema)
       : file_(std::move(file)), batches_(std::move(batches)), restore_(std::move(restore)), schema_(std::move(schema)) {}
 
   PyTable Next() {
@@ -52,7 +52,7 @@ class BatchIterator {
     std::vector<std::shared_ptr<ChunkedArray>> columns;
     for (int i = 0; i < batch->num_columns(); ++i) {
       auto column = std::make_shared<ChunkedArray>(batch->column(i).type(), std::vector<Array>{batch->column(i)});
-      columns.push_back(ValueOrThrow(RestoreColumn(column, restore_[static_cast<size_t>(i)])));
+      columns.push_back(ValueOrThrow(parquet::RestoreColumn(column, restore_[static_cast<size_t>(i)], Pool())));
     }
     return PyTable(std::make_shared<Table>(schema_, std::move(columns), batch->num_rows()));
   }
@@ -60,7 +60,7 @@ class BatchIterator {
  private:
   std::shared_ptr<parquet::FileReader> file_;  // the batch reader points into it
   std::unique_ptr<parquet::BatchReader> batches_;
-  std::vector<FieldRestore> restore_;
+  std::vector<parquet::FieldRestore> restore_;
   SchemaPtr schema_;
 };
 
@@ -75,11 +75,11 @@ class ParquetReader {
     Result<std::unique_ptr<parquet::FileReader>> opened =
         WithoutGil([&] { return parquet::FileReader::OpenFile(path, Pool(), options); });
     file_ = ValueOrThrow(std::move(opened));
-    restore_ = PlanRestore(*file_);
+    restore_ = parquet::PlanArrowSchemaRestore(*file_);
     std::vector<FieldPtr> fields;
     const Schema& schema = *file_->schema();
     for (int i = 0; i < schema.num_fields(); ++i) {
-      const FieldRestore& r = restore_[static_cast<size_t>(i)];
+      const parquet::FieldRestore& r = restore_[static_cast<size_t>(i)];
       FieldPtr field = schema.field(i);
       if (r.retype) field = field->WithType(r.retype);
       fields.push_back(field);
@@ -183,8 +183,8 @@ class ParquetReader {
     std::shared_ptr<Table> table = ValueOrThrow(std::move(read));
     std::vector<std::shared_ptr<ChunkedArray>> out;
     for (size_t k = 0; k < fields.size(); ++k) {
-      const FieldRestore& r = restore_[static_cast<size_t>(fields[k])];
-      out.push_back(ValueOrThrow(RestoreColumn(table->column(static_cast<int>(k)), r)));
+      const parquet::FieldRestore& r = restore_[static_cast<size_t>(fields[k])];
+      out.push_back(ValueOrThrow(parquet::RestoreColumn(table->column(static_cast<int>(k)), r, Pool())));
     }
     return PyTable(std::make_shared<Table>(schema, std::move(out), table->num_rows()));
   }
@@ -199,7 +199,7 @@ class ParquetReader {
       for (int i = 0; i < schema_->num_fields(); ++i) fields.push_back(i);
     }
     std::vector<FieldPtr> selected;
-    std::vector<FieldRestore> restore;
+    std::vector<parquet::FieldRestore> restore;
     for (int i : fields) {
       selected.push_back(schema_->field(i));
       restore.push_back(restore_[static_cast<size_t>(i)]);
@@ -241,7 +241,7 @@ class ParquetReader {
 
   std::string path_;
   std::shared_ptr<parquet::FileReader> file_;
-  std::vector<FieldRestore> restore_;
+  std::vector<parquet::FieldRestore> restore_;
   SchemaPtr schema_;
 };
 

@@ -4,13 +4,13 @@
 // is signed and the values are numbers (old writers compared byte arrays as signed bytes, which
 // gives wrong bounds for strings). No bounds for columns of unknown order (INT96, intervals,
 // undefined logical types) and for NaN bounds. The physical decoding is `strata meta`'s
-// (cli::DecodeStat); here the values get the column's logical type.
+// (parquet::DecodeStat); here the values get the column's logical type.
 #include "statistics.h"
 
 #include <cmath>
 #include <cstring>
 
-#include "strata/cli/meta_format.h"
+#include "strata/parquet/stats/statistic_value.h"
 #include "strata/parquet/stats/statistics.h"
 
 namespace strata::python {
@@ -28,8 +28,8 @@ bool BigEndianToLittle(std::string_view bytes, int width, uint8_t* out) {
   return true;
 }
 
-py::object IntegerValue(const cli::StatValue& v, const DataType& type) {
-  const bool is_uint = v.kind == cli::StatValue::Kind::kUint;
+py::object IntegerValue(const parquet::StatValue& v, const DataType& type) {
+  const bool is_uint = v.kind == parquet::StatValue::Kind::kUint;
   py::int_ value = is_uint ? py::int_(v.u) : py::int_(v.i);
   switch (type.id()) {
     case TypeId::kDate32: return DateToPython(v.i);
@@ -85,14 +85,14 @@ py::object DecodeBound(const std::optional<std::string>& bytes, const parquet::C
   if (physical == PhysicalType::kByteArray || physical == PhysicalType::kFixedLenByteArray) {
     return BytesValue(*bytes, column, *type);
   }
-  const cli::StatValue v = cli::DecodeStat(*bytes, physical, column.element);
+  const parquet::StatValue v = parquet::DecodeStat(*bytes, physical, column.element);
   switch (v.kind) {
-    case cli::StatValue::Kind::kInt:
-    case cli::StatValue::Kind::kUint: return IntegerValue(v, *type);
-    case cli::StatValue::Kind::kDouble:
+    case parquet::StatValue::Kind::kInt:
+    case parquet::StatValue::Kind::kUint: return IntegerValue(v, *type);
+    case parquet::StatValue::Kind::kDouble:
       if (std::isnan(v.d) || !is_floating(type->id())) return py::none();
       return py::float_(v.d);
-    case cli::StatValue::Kind::kBool:
+    case parquet::StatValue::Kind::kBool:
       if (type->id() != TypeId::kBoolean) return py::none();
       return py::bool_(v.i != 0);
     default: return py::none();

@@ -10,7 +10,7 @@
 #include "strata/array/binary_builder.h"
 #include "strata/array/binary_view_builder.h"
 #include "strata/array/primitive_builder.h"
-#include "strata/array/utf8.h"
+#include "strata/util/utf8.h"
 #include "strata/array/validate.h"
 #include "strata/testing/benchmark_memory.h"
 

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "strata/array/array.h"
-#include "strata/array/utf8.h"
+#include "strata/util/utf8.h"
 
 namespace strata {
 

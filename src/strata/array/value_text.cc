@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstring>
 
-#include "strata/array/utf8.h"
 
 namespace strata::value_text {
 namespace {
@@ -351,50 +350,6 @@ uint16_t DoubleToHalf(double value) {
   // significand is in [1024, 2048]; 2048 carries into the exponent field as it should.
   const uint32_t biased = static_cast<uint32_t>(exponent - 1 + 15);
   return static_cast<uint16_t>(sign | ((biased << 10) + (significand - 1024)));
-}
-
-char* WriteJsonString(std::string_view text, char* out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  *out++ = '"';
-  const auto* bytes = reinterpret_cast<const uint8_t*>(text.data());
-  const uint8_t* const end = bytes + text.size();
-  for (const uint8_t* p = bytes; p < end; ++p) {
-    const uint8_t c = *p;
-    if (c >= 0x80) {
-      const int length = Utf8SequenceLength(p, end - p);
-      if (length == 0) {
-        std::memcpy(out, "\xef\xbf\xbd", 3);  // U+FFFD: 3 bytes for 1, within the 6 per byte bound
-        out += 3;
-      } else {
-        std::memcpy(out, p, static_cast<size_t>(length));
-        out += length;
-        p += length - 1;
-      }
-      continue;
-    }
-    const char ch = static_cast<char>(c);
-    if (c >= 0x20 && c != '"' && c != '\\') {
-      *out++ = ch;
-      continue;
-    }
-    *out++ = '\\';
-    switch (c) {
-      case '"': *out++ = '"'; break;
-      case '\\': *out++ = '\\'; break;
-      case '\n': *out++ = 'n'; break;
-      case '\r': *out++ = 'r'; break;
-      case '\t': *out++ = 't'; break;
-      case '\b': *out++ = 'b'; break;
-      case '\f': *out++ = 'f'; break;
-      default:
-        std::memcpy(out, "u00", 3);
-        out[3] = kHex[c >> 4];
-        out[4] = kHex[c & 15];
-        out += 5;
-    }
-  }
-  *out++ = '"';
-  return out;
 }
 
 char* WriteHex(const uint8_t* bytes, int64_t size, char* out) {

@@ -76,15 +76,6 @@ float HalfToFloat(uint16_t bits);
 // Rounds to the nearest half (ties to even), overflowing to infinity; NaN stays NaN.
 uint16_t DoubleToHalf(double value);
 
-// `text` as a JSON string literal, quotes included: ", \ and control characters escaped
-// (\n \r \t \b \f, else \u00XX) as RFC 8259 requires; well-formed UTF-8 as it is. Every byte
-// that begins no well-formed UTF-8 sequence becomes U+FFFD (the replacement character), so
-// the output is always valid UTF-8 JSON: a reader of JSON cannot take raw bytes, and one
-// replacement per byte keeps the damage visible where it is. Writes at most
-// MaxJsonStringLength(text.size()) bytes.
-inline constexpr int64_t MaxJsonStringLength(int64_t bytes) { return 6 * bytes + 2; }
-char* WriteJsonString(std::string_view text, char* out);
-
 // Lowercase hexadecimal, two characters per byte.
 char* WriteHex(const uint8_t* bytes, int64_t size, char* out);
 

@@ -1,5 +1,5 @@
 // The C API (strata.h): option strings to strata's option structs, Arrow C streams to and from
-// the Parquet and CSV readers and writers, Status to errno codes and a per-thread message.
+// the readers (through dataset::BatchSource, as the CLI reads) and the writers, Status to errno codes and a per-thread message.
 // Every entry point catches everything: no exception crosses the C ABI.
 #include "strata/c/strata.h"
 
@@ -8,19 +8,15 @@
 #include <new>
 #include <string>
 
-#include <fmt/format.h>
 
 #include "strata/arrow_c/stream.h"
 #include "strata/c/options.h"
 #include "strata/codec/codec_names.h"
-#include "strata/csv/arrow_stream.h"
 #include "strata/csv/reader.h"
 #include "strata/csv/writer.h"
 #include "strata/exec/process_pool.h"
-#include "strata/expr/bind.h"
-#include "strata/expr/parser.h"
+#include "strata/dataset/batch_source.h"
 #include "strata/memory/memory_pool.h"
-#include "strata/parquet/read/arrow_stream.h"
 #include "strata/parquet/read/file_reader.h"
 #include "strata/parquet/write/file_writer.h"
 
@@ -96,32 +92,26 @@ class TakenStream {
 
 // ---- Parquet ---------------------------------------------------------------------------
 
+// Both read functions: the library's any-format batch source (dataset/batch_source.h) with
+// the format fixed, exported as an Arrow C stream.
+Status ReadBatchSource(const char* path, const dataset::BatchSourceOptions& options, ArrowArrayStream* out) {
+  STRATA_ASSIGN_OR_RETURN(std::unique_ptr<dataset::BatchSource> source,
+                          dataset::OpenBatchSource(path, options, SystemMemoryPool()));
+  return arrow_c::ExportBatchStream(dataset::MakeArrowStream(std::move(source)), out);
+}
+
 Status ParquetRead(const char* path, const char* options, ArrowArrayStream* out) {
   STRATA_ASSIGN_OR_RETURN(OptionList list, OptionList::Parse(options, {"columns", "threads", "batch_rows", "filter"}));
-  parquet::BatchReadOptions read;
+  dataset::BatchSourceOptions read;
+  read.format = dataset::InputFormat::kParquet;  // a folder or glob: a dataset of Parquet files
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> threads, list.GetInt("threads", 0, kMaxThreads));
   read.executor = exec::ProcessExecutor(static_cast<int>(threads.value_or(1)));
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> batch_rows, list.GetInt("batch_rows", 1, kMaxCount));
   if (batch_rows) read.batch_rows = *batch_rows;
   STRATA_ASSIGN_OR_RETURN(auto columns, list.GetList("columns"));
-
-  STRATA_ASSIGN_OR_RETURN(std::unique_ptr<parquet::FileReader> file,
-                          parquet::FileReader::OpenFile(path, SystemMemoryPool()));
-  if (columns) {
-    for (const std::string& name : *columns) {
-      const int index = file->schema()->GetFieldIndex(name);
-      if (index < 0) return Status::Invalid("option 'columns': '{}' has no column '{}'", path, name);
-      read.columns.push_back(index);
-    }
-  }
-  parquet::FilterOptions filter;
-  if (std::optional<std::string> text = list.GetString("filter")) {
-    STRATA_ASSIGN_OR_RETURN(expr::ExpressionPtr expression, expr::ParseFilter(*text));
-    auto bound = expr::Bind(*expression, *file->schema());
-    if (!bound.ok()) return bound.status().WithContext(fmt::format("option 'filter': '{}'", path));
-    filter.predicate = *bound;
-  }
-  return parquet::ExportArrowStream(std::move(file), read, out, filter);
+  if (columns) read.columns = std::move(*columns);
+  if (std::optional<std::string> text = list.GetString("filter")) read.filter = std::move(*text);
+  return ReadBatchSource(path, read, out);
 }
 
 Result<parquet::WriterOptions> ParquetWriterOptions(const char* options) {
@@ -167,11 +157,15 @@ Status ParquetWrite(TakenStream* in_stream, const ArrowArrayStream* in, const ch
 
 // ---- CSV -------------------------------------------------------------------------------
 
-Result<csv::CsvReadOptions> CsvReaderOptions(const char* options) {
+// The batch source's options: CSV's in `csv`, the executor, batch_rows and columns in the common fields.
+Result<dataset::BatchSourceOptions> CsvReaderOptions(const char* options) {
   STRATA_ASSIGN_OR_RETURN(OptionList list,
                           OptionList::Parse(options, {"delimiter", "header", "null", "all_strings", "threads", "batch_rows",
                                                       "sample_bytes", "infer_whole_file", "columns"}));
-  csv::CsvReadOptions out;
+  dataset::BatchSourceOptions source;
+  source.format = dataset::InputFormat::kCsv;
+  csv::CsvReadOptions& out = source.csv;
+  source.batch_rows = out.read.batch_rows;
   STRATA_ASSIGN_OR_RETURN(out.parse.delimiter, list.GetDelimiter("delimiter"));
   if (std::optional<std::string> header = list.GetString("header")) {
     if (*header == "yes") {
@@ -186,24 +180,22 @@ Result<csv::CsvReadOptions> CsvReaderOptions(const char* options) {
   STRATA_ASSIGN_OR_RETURN(std::optional<bool> all_strings, list.GetBool("all_strings"));
   if (all_strings) out.convert.all_strings = *all_strings;
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> threads, list.GetInt("threads", 0, kMaxThreads));
-  out.read.executor = exec::ProcessExecutor(static_cast<int>(threads.value_or(0)));
+  source.executor = exec::ProcessExecutor(static_cast<int>(threads.value_or(0)));
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> batch_rows, list.GetInt("batch_rows", 1, kMaxCount));
-  if (batch_rows) out.read.batch_rows = *batch_rows;
+  if (batch_rows) source.batch_rows = *batch_rows;
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> sample_bytes, list.GetInt("sample_bytes", 1, kMaxCount));
   if (sample_bytes) out.read.sample_bytes = *sample_bytes;
   STRATA_ASSIGN_OR_RETURN(std::optional<bool> whole_file, list.GetBool("infer_whole_file"));
   if (whole_file) out.read.infer_whole_file = *whole_file;
   STRATA_ASSIGN_OR_RETURN(auto columns, list.GetList("columns"));
-  if (columns) out.convert.include_columns = std::move(*columns);
+  if (columns) source.columns = std::move(*columns);
   STRATA_RETURN_NOT_OK(out.Validate());
-  return out;
+  return source;
 }
 
 Status CsvRead(const char* path, const char* options, ArrowArrayStream* out) {
-  STRATA_ASSIGN_OR_RETURN(csv::CsvReadOptions read_options, CsvReaderOptions(options));
-  STRATA_ASSIGN_OR_RETURN(std::unique_ptr<csv::CsvReader> reader,
-                          csv::CsvReader::Open(std::string(path), read_options, SystemMemoryPool()));
-  return csv::ExportArrowStream(std::move(reader), out);
+  STRATA_ASSIGN_OR_RETURN(dataset::BatchSourceOptions read, CsvReaderOptions(options));
+  return ReadBatchSource(path, read, out);
 }
 
 Result<csv::WriteOptions> CsvWriterOptions(const char* options) {

@@ -1,269 +1,57 @@
+// The commands' flags onto dataset::BatchSource (input_source.h).
 #include "strata/cli/input_source.h"
 
-#include <algorithm>
-#include <atomic>
-#include <cctype>
 #include <cstdio>
 
 #include <fmt/format.h>
 
-#include "strata/cli/dataset_source.h"
-#include "strata/cli/filtering_source.h"
-#include "strata/cli/ipc_batch_source.h"
-#include "strata/csv/reader.h"
-#include "strata/expr/bind.h"
-#include "strata/expr/parser.h"
-#include "strata/parquet/read/file_reader.h"
-#include "strata/io/location.h"
+#include "strata/dataset/dataset_batch_source.h"
 
 namespace strata::cli {
 namespace {
 
-bool EndsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-
-class ParquetBatchSource final : public BatchSource {
- public:
-  static Result<std::unique_ptr<BatchSource>> Open(const std::string& path, const SourceOptions& options,
-                                                   MemoryPool* pool) {
-    auto out = std::make_unique<ParquetBatchSource>();
-    STRATA_ASSIGN_OR_RETURN(out->source_, OpenInputLocation(path));
-    STRATA_ASSIGN_OR_RETURN(out->reader_, parquet::FileReader::Open(out->source_, pool, ParquetReaderOptions(options)));
-    parquet::BatchReadOptions read;
-    read.batch_rows = options.batch_rows;
-    read.executor = options.executor;
-    if (options.read_ahead_bytes) read.read_ahead_bytes = *options.read_ahead_bytes;
-    for (const auto& name : options.columns) {
-      const int index = out->reader_->descriptor().FieldIndex(name);
-      if (index < 0) return Status::Invalid("'{}' has no top-level column '{}'", path, name);
-      read.columns.push_back(index);
-    }
-    if (!options.filter.empty()) {
-      STRATA_ASSIGN_OR_RETURN(auto expression, expr::ParseFilter(options.filter));
-      parquet::FilterOptions filter = PruningOptions(options);
-      auto bound = expr::Bind(*expression, *out->reader_->schema());
-      if (!bound.ok()) return bound.status().WithContext(fmt::format("'{}'", path));
-      filter.predicate = *bound;
-      STRATA_ASSIGN_OR_RETURN(out->filtered_, parquet::FilteredBatchReader::Make(out->reader_.get(), read, filter));
-      out->schema_ = out->filtered_->schema();
-    } else {
-      STRATA_ASSIGN_OR_RETURN(out->batches_, out->reader_->ReadBatches(read));
-      out->schema_ = out->batches_->schema();
-    }
-    auto size = out->source_->Size();
-    out->size_ = size.ok() ? *size : -1;
-    return std::unique_ptr<BatchSource>(std::move(out));
-  }
-
-  const SchemaPtr& schema() const override { return schema_; }
-  Result<std::shared_ptr<RecordBatch>> Next() override {
-    STRATA_ASSIGN_OR_RETURN(auto batch, filtered_ ? filtered_->Next() : batches_->Next());
-    if (batch) rows_read_ += batch->num_rows();
-    return batch;
-  }
-  Status ForEachBatch(const BatchConsumer& consume) override {
-    if (filtered_) return BatchSource::ForEachBatch(consume);
-    return batches_->ForEachBatch([this, &consume](size_t, std::shared_ptr<RecordBatch> batch) {
-      rows_read_ += batch->num_rows();
-      return consume(std::move(batch));
-    });
-  }
-  std::optional<parquet::PruningStats> pruning_stats() const override {
-    if (!filtered_) return std::nullopt;
-    return filtered_->stats();
-  }
-  // Local sources do not count their bytes: estimated from the rows read, which is what a
-  // progress fraction needs.
-  int64_t raw_bytes_read() const override {
-    if (source_->bytes_read() > 0) return source_->bytes_read();
-    const int64_t total = reader_->num_rows();
-    if (size_ < 0 || total <= 0) return 0;
-    return static_cast<int64_t>(static_cast<double>(size_) * static_cast<double>(rows_read_.load()) / static_cast<double>(total));
-  }
-  int64_t raw_size() const override { return size_; }
-  int64_t num_rows() const override { return reader_->num_rows(); }
-  int64_t read_count() const override { return source_->read_count(); }
-  std::string format_name() const override { return "parquet"; }
-
- private:
-  std::shared_ptr<RandomAccessSource> source_;
-  std::unique_ptr<parquet::FileReader> reader_;
-  std::unique_ptr<parquet::BatchReader> batches_;  // after reader_: destroyed first
-  std::unique_ptr<parquet::FilteredBatchReader> filtered_;  // with --filter, instead of batches_
-  SchemaPtr schema_;
-  int64_t size_ = -1;
-  std::atomic<int64_t> rows_read_{0};  // ForEachBatch adds from several threads
-};
-
-class CsvBatchSource final : public BatchSource {
- public:
-  static Result<std::unique_ptr<BatchSource>> Open(const std::string& path, const CsvCliOptions& cli, bool tsv,
-                                                   const SourceOptions& options, MemoryPool* pool) {
-    STRATA_ASSIGN_OR_RETURN(csv::CsvReadOptions read, MakeCsvReadOptions(cli, tsv));
-    read.read.batch_rows = options.batch_rows;
-    read.read.executor = options.executor;
-    if (!cli.schema.empty()) STRATA_RETURN_NOT_OK(ApplySchema(path, cli, &read, pool));
-    // The reader converts only the selected columns (the others are parsed, not converted).
-    read.convert.include_columns = options.columns;
-    auto out = std::make_unique<CsvBatchSource>();
-    out->path_ = path;
-    STRATA_ASSIGN_OR_RETURN(out->reader_, csv::CsvReader::Open(path, read, pool));
-    out->schema_ = out->reader_->schema();
-    return std::unique_ptr<BatchSource>(std::move(out));
-  }
-
-  const SchemaPtr& schema() const override { return schema_; }
-  Result<std::shared_ptr<RecordBatch>> Next() override {
-    return reader_->Next();
-  }
-  int64_t raw_bytes_read() const override { return reader_->raw_bytes_read(); }
-  int64_t raw_size() const override { return reader_->raw_size(); }
-  std::string format_name() const override { return "csv"; }
-
-  std::string DialectLine() const override {
-    const csv::Dialect& d = reader_->dialect();
-    std::string line = "CSV: " + d.ToString();
-    if (d.comment != '\0') line += fmt::format(", comment '{}'", d.comment);
-    line += reader_->has_header() ? "; header: yes" : "; header: no";
-    return line;
-  }
-
-  std::string SkippedRowsReport() const override {
-    const int64_t skipped = reader_->skipped_rows();
-    if (skipped == 0) return "";
-    std::string lines;
-    const auto& examples = reader_->skipped_examples();
-    for (size_t i = 0; i < examples.size() && i < 5; ++i) {
-      lines += fmt::format("{}line {} ({} fields)", i == 0 ? "" : ", ", examples[i].line, examples[i].fields);
-    }
-    if (static_cast<int64_t>(std::min<size_t>(examples.size(), 5)) < skipped) lines += ", ...";
-    return fmt::format("'{}': skipped {} ragged row{} (not {} fields): {}", path_, skipped, skipped == 1 ? "" : "s",
-                       reader_->schema()->num_fields(), lines);
-  }
-
- private:
-  // --schema depends on the input's columns: a first look at the sample tells whether the
-  // types name every column in order (a whole schema) or some by name. The header decision
-  // is then kept, so that both looks read the same rows.
-  static Status ApplySchema(const std::string& path, const CsvCliOptions& cli, csv::CsvReadOptions* read,
-                            MemoryPool* pool) {
-    STRATA_ASSIGN_OR_RETURN(auto spec, ParseSchemaSpec(cli.schema));
-    std::vector<std::string> names;
-    bool has_header = !cli.no_header;
-    if (path == "-") {
-      // Standard input cannot be looked at twice: by --no-header, every column in order, else
-      // the columns named. The names given stand for the input's.
-      for (const auto& column : spec) names.push_back(column.name);
-      if (has_header) names.push_back("");  // not "every column in order"
-    } else {
-      csv::CsvReadOptions probe = *read;
-      probe.read.infer_whole_file = false;
-      probe.read.executor = exec::Executor();  // only the header is read
-      STRATA_ASSIGN_OR_RETURN(auto reader, csv::CsvReader::Open(path, probe, pool));
-      for (const auto& f : reader->schema()->fields()) names.push_back(f->name());
-      has_header = reader->has_header();
-      read->parse.header = has_header;
-    }
-    return ApplySchemaSpec(spec, names, has_header, path, read);
-  }
-
-  std::string path_;
-  std::unique_ptr<csv::CsvReader> reader_;
-  SchemaPtr schema_;
-};
-
-}  // namespace
-
-Status BatchSource::ForEachBatch(const BatchConsumer& consume) {
-  while (true) {
-    STRATA_ASSIGN_OR_RETURN(auto batch, Next());
-    if (batch == nullptr) return Status::OK();
-    STRATA_RETURN_NOT_OK(consume(std::move(batch)));
-  }
-}
-
-Result<InputFormat> ResolveInputFormat(const std::string& path, const std::string& input_format) {
+// --input-format's words; kAuto for "auto" and "".
+Result<InputFormat> ParseInputFormat(const std::string& input_format) {
   if (input_format == "csv") return InputFormat::kCsv;
   if (input_format == "tsv") return InputFormat::kTsv;
   if (input_format == "parquet") return InputFormat::kParquet;
-  if (input_format == "ipc" || input_format == "arrow") return path == "-" ? InputFormat::kIpcStream : InputFormat::kIpcFile;
+  if (input_format == "ipc" || input_format == "arrow") return InputFormat::kIpcFile;  // "-": the stream
   if (input_format == "arrows") return InputFormat::kIpcStream;
   if (input_format != "auto" && !input_format.empty()) {
     return Status::Invalid("--input-format takes auto, csv, tsv, parquet, ipc (arrow) or arrows, not '{}'", input_format);
   }
-  if (path == "-") return InputFormat::kCsv;  // a pipe: Parquet needs random access
-  std::string name = path;
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (const std::string_view compressed : {".gz", ".gzip", ".zst", ".zstd"}) {
-    if (EndsWith(name, compressed)) {
-      name.resize(name.size() - compressed.size());
-      break;
-    }
-  }
-  if (EndsWith(name, ".csv")) return InputFormat::kCsv;
-  if (EndsWith(name, ".tsv") || EndsWith(name, ".tab")) return InputFormat::kTsv;
-  if (EndsWith(name, ".arrow") || EndsWith(name, ".feather") || EndsWith(name, ".ipc")) return InputFormat::kIpcFile;
-  if (EndsWith(name, ".arrows")) return InputFormat::kIpcStream;
-  // Any other local file that starts with the IPC file magic ("ARROW1") is one.
-  if (std::FILE* file = std::fopen(path.c_str(), "rb")) {
-    char magic[6] = {};
-    const size_t got = std::fread(magic, 1, sizeof(magic), file);
-    std::fclose(file);
-    if (got == sizeof(magic) && std::string_view(magic, sizeof(magic)) == "ARROW1") return InputFormat::kIpcFile;
-  }
-  return InputFormat::kParquet;
+  return InputFormat::kAuto;
+}
+
+}  // namespace
+
+Result<InputFormat> ResolveInputFormat(const std::string& path, const std::string& input_format) {
+  STRATA_ASSIGN_OR_RETURN(const InputFormat requested, ParseInputFormat(input_format));
+  return dataset::ResolveInputFormat(path, requested);
 }
 
 Result<std::unique_ptr<BatchSource>> OpenBatchSource(const std::string& path, const CsvCliOptions& csv,
                                                      const SourceOptions& options, MemoryPool* pool) {
-  if ((csv.input_format.empty() || csv.input_format == "auto" || csv.input_format == "parquet") &&
-      IsDatasetInput(path)) {
-    const std::string given = csv.FirstGivenCsvOption();
-    if (!given.empty()) return Status::Invalid("{} applies to CSV input, and '{}' is a Parquet dataset", given, path);
-    return OpenDatasetSource(path, options, pool);
-  }
-  STRATA_ASSIGN_OR_RETURN(const InputFormat format, ResolveInputFormat(path, csv.input_format));
-  if (format != InputFormat::kCsv && format != InputFormat::kTsv) {
-    const std::string given = csv.FirstGivenCsvOption();
-    if (!given.empty()) {
+  SourceOptions open = options;
+  STRATA_ASSIGN_OR_RETURN(open.format, ParseInputFormat(csv.input_format));
+  const std::string given = csv.FirstGivenCsvOption();
+  if (!given.empty()) {
+    if ((open.format == InputFormat::kAuto || open.format == InputFormat::kParquet) && dataset::IsDatasetInput(path)) {
+      return Status::Invalid("{} applies to CSV input, and '{}' is a Parquet dataset", given, path);
+    }
+    const InputFormat format = dataset::ResolveInputFormat(path, open.format);
+    if (format != InputFormat::kCsv && format != InputFormat::kTsv) {
       return Status::Invalid("{} applies to CSV input, and '{}' is read as {} (see --input-format)", given, path,
                              format == InputFormat::kParquet ? "Parquet" : "Arrow IPC");
     }
   }
-  if (format == InputFormat::kParquet) return ParquetBatchSource::Open(path, options, pool);
-  // Other formats filter decoded rows: the filter's columns are read too, then dropped.
-  SourceOptions inner = options;
-  std::unique_ptr<RowFilterPlan> plan;
-  if (!options.filter.empty()) {
-    STRATA_ASSIGN_OR_RETURN(plan, RowFilterPlan::Make(options.filter, options.columns));
-    inner.columns = plan->input_columns();
+  // Without CSV flags these are the reader's defaults.
+  STRATA_ASSIGN_OR_RETURN(open.csv, MakeCsvReadOptions(csv));
+  if (!csv.schema.empty()) {
+    STRATA_ASSIGN_OR_RETURN(open.csv_schema, ParseSchemaSpec(csv.schema, "--schema"));
+    open.csv_schema_label = "--schema";
   }
-  std::unique_ptr<BatchSource> source;
-  if (format == InputFormat::kIpcFile || format == InputFormat::kIpcStream) {
-    STRATA_ASSIGN_OR_RETURN(source, OpenIpcBatchSource(path, format == InputFormat::kIpcStream, inner, pool));
-  } else {
-    STRATA_ASSIGN_OR_RETURN(source, CsvBatchSource::Open(path, csv, format == InputFormat::kTsv, inner, pool));
-  }
-  if (plan == nullptr) return source;
-  return MakeFilteringSource(std::move(source), std::move(plan), path, pool);
-}
-
-parquet::FileReaderOptions ParquetReaderOptions(const SourceOptions& options) {
-  parquet::FileReaderOptions reader;
-  reader.pages.verify_checksums = options.verify_checksums;
-  reader.pre_buffer = options.pre_buffer;
-  reader.footer.decryption = options.decryption;
-  reader.schema = options.schema;
-  return reader;
-}
-
-parquet::FilterOptions PruningOptions(const SourceOptions& options) {
-  parquet::FilterOptions filter;
-  filter.use_statistics = filter.use_dictionaries = filter.use_bloom_filters = filter.use_page_index =
-      options.pruning;
-  return filter;
+  return dataset::OpenBatchSource(path, open, pool);
 }
 
 void AddFilterOptions(CLI::App* sub, std::string* filter, std::string* pruning) {

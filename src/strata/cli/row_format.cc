@@ -8,8 +8,9 @@
 #include <optional>
 
 #include "strata/array/pretty_print.h"
-#include "strata/array/utf8.h"
+#include "strata/util/utf8.h"
 #include "strata/cli/value_format.h"
+#include "strata/util/json_writer.h"
 #include "strata/variant/variant_extension.h"
 #include "strata/variant/variant_json.h"
 
@@ -260,7 +261,7 @@ void AppendCsvRow(const RecordBatch& batch, int64_t row, std::string* out) {
 }
 
 // {"name":value,...} without a line end. Strings go through AppendJsonString, which makes
-// any bytes valid UTF-8 JSON (value_text::WriteJsonString).
+// any bytes valid UTF-8 JSON (util/json_writer.h).
 void AppendJsonObject(const RecordBatch& batch, int64_t row, std::string* out) {
   const Schema& schema = *batch.schema();
   *out += '{';

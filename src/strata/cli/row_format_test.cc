@@ -7,7 +7,7 @@
 
 #include "strata/array/binary_builder.h"
 #include "strata/array/primitive_builder.h"
-#include "strata/array/utf8.h"
+#include "strata/util/utf8.h"
 #include "strata/parquet/read/file_reader.h"
 #include "strata/testing/test_data.h"
 #include "strata/variant/variant_extension.h"

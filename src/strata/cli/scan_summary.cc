@@ -14,6 +14,7 @@
 #include "strata/types/month_day_nano.h"
 
 #include "strata/cli/value_format.h"
+#include "strata/util/json_writer.h"
 
 namespace strata::cli {
 namespace {

@@ -169,11 +169,4 @@ std::string FormatBinaryDigest(std::string_view bytes) {
   return out;
 }
 
-void AppendJsonString(std::string_view text, std::string* out) {
-  const size_t old_size = out->size();
-  out->resize(old_size + static_cast<size_t>(value_text::MaxJsonStringLength(static_cast<int64_t>(text.size()))));
-  char* end = value_text::WriteJsonString(text, out->data() + old_size);
-  out->resize(static_cast<size_t>(end - out->data()));
-}
-
 }  // namespace strata::cli

@@ -41,7 +41,4 @@ std::string FormatDecimalBigEndian(const uint8_t* bytes, int64_t length, int32_t
 // "len=N;sha256=<64 lowercase hex digits>".
 std::string FormatBinaryDigest(std::string_view bytes);
 
-// Appends `text` to `out` as a JSON string literal (quotes and escapes included).
-void AppendJsonString(std::string_view text, std::string* out);
-
 }  // namespace strata::cli

@@ -111,15 +111,5 @@ TEST(ValueFormatTest, BinaryDigest) {
   EXPECT_EQ(FormatBinaryDigest("abc"), "len=3;sha256=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
-TEST(ValueFormatTest, JsonStrings) {
-  std::string out;
-  AppendJsonString("a\"b\\c\n\x01", &out);
-  EXPECT_EQ(out, "\"a\\\"b\\\\c\\n\\u0001\"");
-  // Bytes that are not UTF-8 become U+FFFD, one per byte; valid sequences stay.
-  out.clear();
-  AppendJsonString("\xff\xfe\u00e9\xe9!", &out);
-  EXPECT_EQ(out, "\"\xef\xbf\xbd\xef\xbf\xbd\u00e9\xef\xbf\xbd!\"");
-}
-
 }  // namespace
 }  // namespace strata::cli

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "strata/array/bitmap.h"
-#include "strata/array/utf8.h"
+#include "strata/util/utf8.h"
 #include "strata/csv/value_parsing.h"
 #include "strata/memory/buffer.h"
 

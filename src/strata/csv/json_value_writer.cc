@@ -1,5 +1,7 @@
 #include "strata/csv/json_value_writer.h"
 
+#include "strata/util/json_writer.h"
+
 #include <vector>
 
 namespace strata::csv {
@@ -55,8 +57,8 @@ class StringNode final : public JsonNode {
  public:
   Status Write(const ArrayData& data, int64_t index, CellBlock* out) const override {
     const std::string_view text = Bytes(data).Get(index);
-    STRATA_RETURN_NOT_OK(out->EnsureBytes(value_text::MaxJsonStringLength(static_cast<int64_t>(text.size()))));
-    out->Advance(value_text::WriteJsonString(text, out->cursor()));
+    STRATA_RETURN_NOT_OK(out->EnsureBytes(MaxJsonStringLength(static_cast<int64_t>(text.size()))));
+    out->Advance(WriteJsonString(text, out->cursor()));
     return Status::OK();
   }
 };
@@ -231,9 +233,9 @@ Result<std::unique_ptr<JsonNode>> MakeJsonNode(const std::string& name, const Ty
       std::vector<std::string> keys;
       std::vector<std::unique_ptr<JsonNode>> fields;
       for (const FieldPtr& field : type->fields()) {
-        std::string key(static_cast<size_t>(value_text::MaxJsonStringLength(static_cast<int64_t>(field->name().size()))),
+        std::string key(static_cast<size_t>(MaxJsonStringLength(static_cast<int64_t>(field->name().size()))),
                         '\0');
-        key.resize(static_cast<size_t>(value_text::WriteJsonString(field->name(), key.data()) - key.data()));
+        key.resize(static_cast<size_t>(WriteJsonString(field->name(), key.data()) - key.data()));
         keys.push_back(key + ":");
         STRATA_ASSIGN_OR_RETURN(auto node, MakeJsonNode(name, field->type(), options));
         fields.push_back(std::move(node));

@@ -8,13 +8,14 @@
 
 #include "strata/array/value_text.h"
 #include "strata/util/base64.h"
+#include "strata/util/json_writer.h"
 
 namespace strata::variant {
 namespace {
 
-class JsonWriter {
+class VariantJsonWriter {
  public:
-  JsonWriter(const VariantMetadata& metadata, std::string* out, const JsonOptions& options)
+  VariantJsonWriter(const VariantMetadata& metadata, std::string* out, const JsonOptions& options)
       : metadata_(metadata), out_(out), limit_(static_cast<int64_t>(out->size()) + options.max_output_bytes) {}
 
   Status Write(const VariantValue& value, int depth) {
@@ -33,10 +34,7 @@ class JsonWriter {
 
  private:
   Status WriteString(std::string_view text) {
-    const size_t start = out_->size();
-    out_->resize(start + static_cast<size_t>(value_text::MaxJsonStringLength(static_cast<int64_t>(text.size()))));
-    char* end = value_text::WriteJsonString(text, out_->data() + start);
-    out_->resize(static_cast<size_t>(end - out_->data()));
+    AppendJsonString(text, out_);
     return Status::OK();
   }
 
@@ -175,7 +173,7 @@ class JsonWriter {
 
 Status AppendVariantJson(const VariantMetadata& metadata, const VariantValue& value, std::string* out,
                          const JsonOptions& options) {
-  JsonWriter writer(metadata, out, options);
+  VariantJsonWriter writer(metadata, out, options);
   return writer.Write(value, 0);
 }
 

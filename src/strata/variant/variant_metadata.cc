@@ -1,6 +1,6 @@
 #include "strata/variant/variant_metadata.h"
 
-#include "strata/array/utf8.h"
+#include "strata/util/utf8.h"
 
 namespace strata::variant {
 

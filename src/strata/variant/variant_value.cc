@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "strata/array/utf8.h"
+#include "strata/util/utf8.h"
 
 namespace strata::variant {
 namespace {

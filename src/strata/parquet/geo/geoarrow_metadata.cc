@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "strata/util/json_writer.h"
+
 namespace strata::parquet {
 namespace {
 
@@ -155,29 +157,6 @@ class JsonScanner {
   std::string_view text_;
   size_t pos_ = 0;
 };
-
-void AppendJsonString(std::string_view s, std::string* out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  *out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': *out += "\\\""; break;
-      case '\\': *out += "\\\\"; break;
-      case '\n': *out += "\\n"; break;
-      case '\r': *out += "\\r"; break;
-      case '\t': *out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          *out += "\\u00";
-          *out += kHex[c >> 4];
-          *out += kHex[c & 0xF];
-        } else {
-          *out += static_cast<char>(c);
-        }
-    }
-  }
-  *out += '"';
-}
 
 bool IsJsonObject(std::string_view text) {
   JsonScanner scanner(text);

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "strata/array/utf8.h"
+#include "strata/util/utf8.h"
 #include "strata/parquet/read/value_conversion.h"
 #include "strata/util/bit_util.h"
 

@@ -10,7 +10,7 @@
 #include <limits>
 
 #include "strata/array/array.h"
-#include "strata/array/utf8.h"
+#include "strata/util/utf8.h"
 #include "strata/parquet/read/column_reader.h"
 
 namespace strata::parquet {

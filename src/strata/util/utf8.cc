@@ -1,4 +1,4 @@
-#include "strata/array/utf8.h"
+#include "strata/util/utf8.h"
 
 #include <cstring>
 

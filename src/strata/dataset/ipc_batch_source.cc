@@ -1,4 +1,4 @@
-#include "strata/cli/ipc_batch_source.h"
+#include "strata/dataset/ipc_batch_source.h"
 
 #include <cstdio>
 #include <vector>
@@ -8,12 +8,12 @@
 #include "strata/io/location.h"
 #include "strata/io/source_input_stream.h"
 
-namespace strata::cli {
+namespace strata::dataset {
 namespace {
 
 class IpcBatchSource final : public BatchSource {
  public:
-  static Result<std::unique_ptr<BatchSource>> Open(const std::string& path, bool stream, const SourceOptions& options,
+  static Result<std::unique_ptr<BatchSource>> Open(const std::string& path, bool stream, const BatchSourceOptions& options,
                                                    MemoryPool* pool) {
     auto out = std::make_unique<IpcBatchSource>();
     ipc::IpcReadOptions read;
@@ -101,8 +101,8 @@ class IpcBatchSource final : public BatchSource {
 }  // namespace
 
 Result<std::unique_ptr<BatchSource>> OpenIpcBatchSource(const std::string& path, bool stream,
-                                                        const SourceOptions& options, MemoryPool* pool) {
+                                                        const BatchSourceOptions& options, MemoryPool* pool) {
   return IpcBatchSource::Open(path, stream, options, pool);
 }
 
-}  // namespace strata::cli
+}  // namespace strata::dataset

@@ -1,16 +1,16 @@
-// --filter for inputs that have no statistics to prune with (CSV, Arrow IPC): every batch is
+// A row filter for inputs that have no statistics to prune with (CSV, Arrow IPC): every batch is
 // decoded, the filter evaluated over it, and only the kept rows of the asked-for columns
-// passed on. Parquet input uses parquet::FilteredBatchReader instead (input_source.cc).
+// passed on. Parquet input uses parquet::FilteredBatchReader instead (batch_source.cc).
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "strata/cli/input_source.h"
+#include "strata/dataset/batch_source.h"
 #include "strata/expr/expression.h"
 
-namespace strata::cli {
+namespace strata::dataset {
 
 class RowFilterPlan {
  public:
@@ -32,4 +32,4 @@ Result<std::unique_ptr<BatchSource>> MakeFilteringSource(std::unique_ptr<BatchSo
                                                          std::unique_ptr<RowFilterPlan> plan, const std::string& path,
                                                          MemoryPool* pool);
 
-}  // namespace strata::cli
+}  // namespace strata::dataset

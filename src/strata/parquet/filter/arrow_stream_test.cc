@@ -1,5 +1,5 @@
 // A Parquet file read through the Arrow C stream: the same batches as the reader's own.
-#include "strata/parquet/read/arrow_stream.h"
+#include "strata/parquet/filter/arrow_stream.h"
 
 #include <gtest/gtest.h>
 

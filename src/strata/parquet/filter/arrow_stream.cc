@@ -1,4 +1,4 @@
-#include "strata/parquet/read/arrow_stream.h"
+#include "strata/parquet/filter/arrow_stream.h"
 
 namespace strata::parquet {
 

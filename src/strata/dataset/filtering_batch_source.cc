@@ -1,4 +1,4 @@
-#include "strata/cli/filtering_source.h"
+#include "strata/dataset/filtering_batch_source.h"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include "strata/expr/evaluate.h"
 #include "strata/expr/parser.h"
 
-namespace strata::cli {
+namespace strata::dataset {
 namespace {
 
 void CollectColumns(const expr::Expression& e, std::vector<std::string>* names) {
@@ -98,4 +98,4 @@ Result<std::unique_ptr<BatchSource>> MakeFilteringSource(std::unique_ptr<BatchSo
       std::make_unique<FilteringSource>(std::move(source), *bound, std::move(outputs), std::move(schema), pool));
 }
 
-}  // namespace strata::cli
+}  // namespace strata::dataset

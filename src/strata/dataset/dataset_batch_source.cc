@@ -1,4 +1,4 @@
-#include "strata/cli/dataset_source.h"
+#include "strata/dataset/dataset_batch_source.h"
 
 #include "strata/io/location.h"
 
@@ -9,19 +9,19 @@
 #include "strata/dataset/dataset_reader.h"
 #include "strata/expr/parser.h"
 
-namespace strata::cli {
+namespace strata::dataset {
 namespace {
 
 class DatasetSource final : public BatchSource {
  public:
-  static Result<std::unique_ptr<BatchSource>> Open(const std::string& path, const SourceOptions& options,
+  static Result<std::unique_ptr<BatchSource>> Open(const std::string& path, const BatchSourceOptions& options,
                                                    MemoryPool* pool) {
     auto out = std::make_unique<DatasetSource>();
-    dataset::DatasetOptions open;
+    DatasetOptions open;
     open.schema.executor = options.executor;
     open.schema.reader = ParquetReaderOptions(options);
-    STRATA_ASSIGN_OR_RETURN(out->dataset_, dataset::Dataset::Open({path}, open, pool));
-    dataset::ScanOptions scan;
+    STRATA_ASSIGN_OR_RETURN(out->dataset_, Dataset::Open({path}, open, pool));
+    ScanOptions scan;
     scan.columns = options.columns;
     scan.batch_rows = options.batch_rows;
     scan.executor = options.executor;
@@ -48,15 +48,15 @@ class DatasetSource final : public BatchSource {
     return reader_->stats().pruning;
   }
   std::string DatasetLine() const override {
-    const dataset::DatasetScanStats stats = reader_->stats();
+    const DatasetScanStats stats = reader_->stats();
     return fmt::format("dataset: {} files, {} skipped by their partition values, {} read; {} partition column{}",
                        stats.files_total, stats.files_skipped_by_partition, stats.files_read,
                        dataset_->partitioning().fields.size(), dataset_->partitioning().fields.size() == 1 ? "" : "s");
   }
 
  private:
-  std::shared_ptr<dataset::Dataset> dataset_;
-  std::unique_ptr<dataset::DatasetReader> reader_;  // after dataset_: destroyed first
+  std::shared_ptr<Dataset> dataset_;
+  std::unique_ptr<DatasetReader> reader_;  // after dataset_: destroyed first
   SchemaPtr schema_;
   bool filtered_ = false;
   int64_t rows_ = 0;
@@ -65,15 +65,15 @@ class DatasetSource final : public BatchSource {
 }  // namespace
 
 bool IsDatasetInput(const std::string& path) {
-  if (KindOfLocation(path) == LocationKind::kS3) return dataset::IsObjectStoreDataset(path);
+  if (KindOfLocation(path) == LocationKind::kS3) return IsObjectStoreDataset(path);
   if (KindOfLocation(path) == LocationKind::kHttp) return false;
   std::error_code error;
-  return dataset::IsGlob(path) || std::filesystem::is_directory(path, error);
+  return IsGlob(path) || std::filesystem::is_directory(path, error);
 }
 
-Result<std::unique_ptr<BatchSource>> OpenDatasetSource(const std::string& path, const SourceOptions& options,
+Result<std::unique_ptr<BatchSource>> OpenDatasetSource(const std::string& path, const BatchSourceOptions& options,
                                                        MemoryPool* pool) {
   return DatasetSource::Open(path, options, pool);
 }
 
-}  // namespace strata::cli
+}  // namespace strata::dataset

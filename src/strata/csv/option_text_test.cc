@@ -1,0 +1,48 @@
+#include "strata/csv/option_text.h"
+
+#include <gtest/gtest.h>
+
+namespace strata::csv {
+namespace {
+
+TEST(CsvOptionTextTest, WholeSchemaOrColumnTypes) {
+  auto spec = *ParseSchemaSpec("a:int32,b:string");
+  CsvReadOptions options;
+  // Every column, in order: the whole schema.
+  ASSERT_TRUE(ApplySchemaSpec(spec, {"a", "b"}, true, "x.csv", &options).ok());
+  ASSERT_NE(options.convert.schema, nullptr);
+  EXPECT_EQ(options.convert.schema->num_fields(), 2);
+  EXPECT_TRUE(options.convert.column_types.empty());
+  // Some columns by name.
+  options = {};
+  ASSERT_TRUE(ApplySchemaSpec(spec, {"b", "c", "a"}, true, "x.csv", &options).ok());
+  EXPECT_EQ(options.convert.schema, nullptr);
+  ASSERT_EQ(options.convert.column_types.size(), 2u);
+  EXPECT_EQ(options.convert.column_types[0].first, "a");
+  EXPECT_EQ(options.convert.column_types[0].second->ToString(), "int32");
+  // No header: as many names as columns name them.
+  options = {};
+  ASSERT_TRUE(ApplySchemaSpec(spec, {"f0", "f1"}, false, "x.csv", &options).ok());
+  ASSERT_NE(options.convert.schema, nullptr);
+  EXPECT_EQ(options.convert.schema->field(0)->name(), "a");
+  // No header and fewer names: refused with the columns' names.
+  Status st = ApplySchemaSpec(spec, {"f0", "f1", "f2"}, false, "x.csv", &options);
+  EXPECT_NE(st.message().find("has no header and 3 columns (f0, f1, f2)"), std::string::npos) << st.ToString();
+  st = ApplySchemaSpec(spec, {"a", "c"}, true, "x.csv", &options, "--schema");
+  EXPECT_EQ(st.message(), "--schema: 'x.csv' has no column 'b' (its columns: a, c)");
+}
+
+TEST(CsvOptionTextTest, CharOptions) {
+  EXPECT_EQ(*ParseCharOption("--delimiter", "\\t", false), '\t');
+  EXPECT_EQ(*ParseCharOption("--delimiter", "tab", false), '\t');
+  EXPECT_EQ(*ParseCharOption("--delimiter", ";", false), ';');
+  EXPECT_EQ(*ParseCharOption("--quote", "none", true), '\0');
+  EXPECT_EQ(*ParseCharOption("--escape", "\\", true), '\\');
+  EXPECT_EQ(*ParseCharOption("--escape", "\\\\", true), '\\');
+  EXPECT_FALSE(ParseCharOption("--delimiter", "none", false).ok());
+  EXPECT_EQ(ParseCharOption("--delimiter", ";;", false).status().message(),
+            "--delimiter takes one character (or \\t, tab), not ';;'");
+}
+
+}  // namespace
+}  // namespace strata::csv
