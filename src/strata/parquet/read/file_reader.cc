@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "strata/io/location.h"
 #include "strata/parquet/read/chunk_decryption.h"
 
 namespace strata::parquet {
@@ -169,7 +170,7 @@ Result<std::shared_ptr<Table>> FileReader::ReadTable(const BatchReadOptions& opt
   STRATA_ASSIGN_OR_RETURN(auto reader, ReadBatches(options));
   // Row groups decoded at once (with threads), each one's batches kept at its position.
   std::mutex mutex;
-  std::vector<std::vector<std::shared_ptr<RecordBatch>>> by_position(reader->row_groups_.size());
+  std::vector<std::vector<std::shared_ptr<RecordBatch>>> by_position(reader->num_row_groups_to_read());
   STRATA_RETURN_NOT_OK(reader->ForEachBatch([&](size_t position, std::shared_ptr<RecordBatch> batch) {
     std::lock_guard<std::mutex> lock(mutex);
     by_position[position].push_back(std::move(batch));
