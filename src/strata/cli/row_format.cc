@@ -17,16 +17,6 @@
 namespace strata::cli {
 namespace {
 
-FormatTimeUnit ToFormatUnit(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return FormatTimeUnit::kSecond;
-    case TimeUnit::kMilli: return FormatTimeUnit::kMilli;
-    case TimeUnit::kMicro: return FormatTimeUnit::kMicro;
-    case TimeUnit::kNano: return FormatTimeUnit::kNano;
-  }
-  return FormatTimeUnit::kSecond;
-}
-
 struct Cell {
   std::string text;
   bool is_number = false;  // written bare in JSON

@@ -19,16 +19,6 @@
 namespace strata::cli {
 namespace {
 
-FormatTimeUnit ToFormatUnit(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return FormatTimeUnit::kSecond;
-    case TimeUnit::kMilli: return FormatTimeUnit::kMilli;
-    case TimeUnit::kMicro: return FormatTimeUnit::kMicro;
-    case TimeUnit::kNano: return FormatTimeUnit::kNano;
-  }
-  return FormatTimeUnit::kSecond;
-}
-
 // A value's first 8 bytes as a big-endian number, zero-padded: keys order values as bytewise
 // comparison does wherever they differ. `readable_end` is where the value's buffer ends: a
 // shorter value is loaded as 8 bytes and masked when they lie inside it.

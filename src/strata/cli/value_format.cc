@@ -11,6 +11,16 @@
 #include "strata/array/value_text.h"
 
 namespace strata::cli {
+
+FormatTimeUnit ToFormatUnit(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kSecond: return FormatTimeUnit::kSecond;
+    case TimeUnit::kMilli: return FormatTimeUnit::kMilli;
+    case TimeUnit::kMicro: return FormatTimeUnit::kMicro;
+    case TimeUnit::kNano: return FormatTimeUnit::kNano;
+  }
+  return FormatTimeUnit::kSecond;
+}
 namespace {
 
 // Formats the shortest round-trip digits of a finite non-zero value the way ECMAScript's

@@ -8,9 +8,12 @@
 #include <string>
 #include <string_view>
 
+#include "strata/types/data_type.h"
+
 namespace strata::cli {
 
 enum class FormatTimeUnit { kSecond, kMilli, kMicro, kNano };
+FormatTimeUnit ToFormatUnit(TimeUnit unit);
 
 // Shortest text that round-trips, spelled as JavaScript's Number#toString does (fixed notation
 // for 1e-7 <= |x| < 1e21, else d.ddde+N); NaN, Infinity, -Infinity; -0 is written 0.

@@ -14,18 +14,6 @@ namespace strata::dataset {
 
 namespace {
 
-// The type at `path` below top-level field path[0] of `schema`, or nullptr.
-const DataType* TypeAtPath(const Schema& schema, const std::vector<int>& path) {
-  if (path.empty() || path[0] < 0 || path[0] >= schema.num_fields()) return nullptr;
-  const DataType* type = schema.field(path[0])->type().get();
-  for (size_t i = 1; i < path.size(); ++i) {
-    if (type->id() != TypeId::kStruct || path[i] < 0 || path[i] >= type->num_fields()) return nullptr;
-    type = type->field(path[i])->type().get();
-  }
-  if (type->id() == TypeId::kDictionary) type = type->value_type().get();
-  return type;
-}
-
 // expr::Value's kind for a column type; -1 when leaves cannot compare it.
 int ValueKind(const DataType& type) {
   const TypeId id = type.id();
@@ -178,7 +166,7 @@ Status FileScan::Prepare() {
     auto pushable = [&](const expr::Leaf& leaf) {
       std::vector<int> file_path = leaf.path;
       file_path[0] = field_map_[static_cast<size_t>(leaf.path[0])];
-      const DataType* file_type = TypeAtPath(file_schema, file_path);
+      const DataType* file_type = TypeAtLeafPath(file_schema, file_path);
       return file_type != nullptr && leaf.type != nullptr && SameValueDomain(*file_type, *leaf.type);
     };
     residual->ForEachLeaf([&](const expr::Leaf& leaf) { all_pushable = all_pushable && pushable(leaf); });

@@ -70,4 +70,15 @@ SchemaPtr schema(std::vector<FieldPtr> fields, KeyValueMetadata metadata) {
   return std::make_shared<const Schema>(std::move(fields), std::move(metadata));
 }
 
+const DataType* TypeAtLeafPath(const Schema& schema, const std::vector<int>& path) {
+  if (path.empty() || path[0] < 0 || path[0] >= schema.num_fields()) return nullptr;
+  const DataType* type = schema.field(path[0])->type().get();
+  for (size_t k = 1; k < path.size(); ++k) {
+    if (type->id() != TypeId::kStruct || path[k] < 0 || path[k] >= type->num_fields()) return nullptr;
+    type = type->field(path[k])->type().get();
+  }
+  if (type->id() == TypeId::kDictionary) type = type->value_type().get();
+  return type;
+}
+
 }  // namespace strata

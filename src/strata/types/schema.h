@@ -43,4 +43,9 @@ using SchemaPtr = std::shared_ptr<const Schema>;
 
 SchemaPtr schema(std::vector<FieldPtr> fields, KeyValueMetadata metadata = {});
 
+// The value type of the leaf at `path` (a top-level field index, then child indexes through
+// structs), a dictionary's value type for a dictionary; nullptr when the path names no field.
+// Filters bind leaves by such paths.
+const DataType* TypeAtLeafPath(const Schema& schema, const std::vector<int>& path);
+
 }  // namespace strata

@@ -45,18 +45,6 @@ FilteredBatchReader::~FilteredBatchReader() = default;
 
 namespace {
 
-// The file column a leaf path names, for checking that the predicate's values are in its terms.
-const DataType* FieldType(const Schema& schema, const std::vector<int>& path) {
-  if (path.empty() || path[0] < 0 || path[0] >= schema.num_fields()) return nullptr;
-  const DataType* type = schema.field(path[0])->type().get();
-  for (size_t k = 1; k < path.size(); ++k) {
-    if (type->id() != TypeId::kStruct || path[k] < 0 || path[k] >= type->num_fields()) return nullptr;
-    type = type->field(path[k])->type().get();
-  }
-  if (type->id() == TypeId::kDictionary) type = type->value_type().get();
-  return type;
-}
-
 // Values of one domain: the same kind, and for temporal types the same unit, for decimals the
 // same scale (a predicate bound to a wider dataset type is in that type's terms).
 bool SameDomain(const DataType& a, const DataType& b) {
@@ -115,7 +103,7 @@ Result<std::unique_ptr<FilteredBatchReader>> FilteredBatchReader::Make(FileReade
   if (filter.predicate) {
     Status status;
     filter.predicate->ForEachLeaf([&](const expr::Leaf& leaf) {
-      const DataType* type = FieldType(file_schema, leaf.path);
+      const DataType* type = TypeAtLeafPath(file_schema, leaf.path);
       const bool null_test = leaf.kind == expr::Leaf::Kind::kIsNull || leaf.kind == expr::Leaf::Kind::kIsNotNull;
       const bool comparable = type != nullptr && leaf.type != nullptr &&
                               (SameDomain(*type, *leaf.type) || (null_test && type->Equals(*leaf.type)));
