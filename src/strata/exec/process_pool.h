@@ -1,7 +1,7 @@
 // The process's CPU thread pool, for the edges only: the CLI, the C API, the Python module and
 // tests choose the parallelism of what they run and pass it down as an Executor (executor.h).
-// No library layer includes this header (the test process_pool_edges_only checks it), so a
-// reader or writer always runs where its options say, and a test can inject a pool.
+// No library layer includes this header (the layering check fails otherwise: edge-headers in
+// cmake/layers.txt), so a reader or writer runs where its options say and a test can inject a pool.
 #pragma once
 
 #include "strata/exec/executor.h"
