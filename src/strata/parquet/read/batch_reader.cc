@@ -555,8 +555,21 @@ Status BatchReader::GiveBackRows(const std::vector<size_t>& positions, int64_t r
     if (extra <= 0) continue;
     Array rest = column.Slice(rows, extra);
     if (current_.carry[i]) {
-      STRATA_ASSIGN_OR_RETURN(auto joined, Concatenate(*rest.data(), *current_.carry[i]->data(), file_->pool()));
-      rest = Array(std::move(joined));
+      // The column came from the carry (ReadFields reads afresh only without one): what it
+      // gives back lies just before the carry's rest in the same array, and joins it as one
+      // slice, whatever its type.
+      const ArrayData& front = *rest.data();
+      const ArrayData& back = *current_.carry[i]->data();
+      if (front.buffers == back.buffers && front.children == back.children &&
+          front.offset + front.length == back.offset) {
+        auto joined = std::make_shared<ArrayData>(front);
+        joined->length += back.length;
+        joined->null_count = kUnknownNullCount;
+        rest = Array(std::move(joined));
+      } else {
+        STRATA_ASSIGN_OR_RETURN(auto joined, Concatenate(front, back, file_->pool()));
+        rest = Array(std::move(joined));
+      }
     }
     current_.carry[i] = std::move(rest);
     column = column.Slice(0, rows);

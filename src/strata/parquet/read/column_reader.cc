@@ -6,9 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "strata/util/utf8.h"
+#include "strata/parquet/read/offset_limit.h"
 #include "strata/parquet/read/value_conversion.h"
 #include "strata/util/bit_util.h"
+#include "strata/util/utf8.h"
 
 namespace strata::parquet {
 
@@ -21,6 +22,7 @@ ColumnReader::ColumnReader(const ColumnDescriptor& column, const ColumnMetaData&
       output_type_(std::move(output_type)),
       pages_(std::move(pages)),
       pool_(pool),
+      offset_limit_(OffsetLimit()),
       pending_validity_(pool),
       pending_merge_(pool),
       leaf_(column, pool),
@@ -121,12 +123,8 @@ Result<bool> ColumnReader::NextDataPage() {
       STRATA_RETURN_NOT_OK(leaf_.SetDictionaryPage(page_));
       const Dictionary& dictionary = *leaf_.dictionary();
       if (column_.physical_type == PhysicalType::kByteArray) {
-        max_dictionary_length_ = 0;
         int64_t dictionary_bytes = 0;
-        for (int64_t i = 0; i < dictionary.size(); ++i) {
-          max_dictionary_length_ = std::max<int64_t>(max_dictionary_length_, dictionary.views()[i].length);
-          dictionary_bytes += dictionary.views()[i].length;
-        }
+        for (int64_t i = 0; i < dictionary.size(); ++i) dictionary_bytes += dictionary.views()[i].length;
         // For dictionary-encoded chunks the chunk's sizes understate the decoded bytes, the
         // dictionary's mean length does not.
         if (dictionary.size() > 0) {
@@ -261,13 +259,7 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
                                rows_read_ + filled, rows_in_chunk_);
       }
     }
-    int64_t count = std::min(rows - filled, page_values_left_);
-    if (conversion_ == Conversion::kByteArray && !large_offsets_ &&
-        ByteArrayBytesBound(count) > std::numeric_limits<int32_t>::max() - data_->size()) {
-      // Near the 2 GiB of 32-bit offsets: one slot at a time, so a value that does not fit
-      // ends the batch (it opens the next one) instead of failing.
-      count = 1;
-    }
+    const int64_t count = std::min(rows - filled, page_values_left_);
     Status st = DecodeRange(filled, count);
     if (!st.ok()) return st.WithContext(Where());
     page_values_left_ -= count;
@@ -406,30 +398,30 @@ Status ColumnReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_n
   STRATA_ASSIGN_OR_RETURN(const ByteArrayView* views, leaf_.DecodeByteArrays(&views_, values_->mutable_data(), slot,
                                                                              count, non_null, validity, &total));
   if (conversion_ == Conversion::kByteArrayDecimal) return Status::OK();
-  const int64_t needed = data_->size() + total;
-  if (!large_offsets_ && needed > std::numeric_limits<int32_t>::max()) {
-    if (data_->size() == 0 || count != 1 || non_null != 1) {
-      if (non_null == 1) {
-        return Status::LimitExceeded("a single value of {} bytes cannot have 32-bit offsets; read with large_binary",
-                                     total);
-      }
-      return Status::LimitExceeded("{} bytes of values overflow 32-bit offsets", needed);  // bound broken: a bug
+  const int64_t first_view = views - views_.data_as<ByteArrayView>();
+  RangeCut kept{true, count, count, non_null, total};
+  if (!large_offsets_ && data_->size() + total > offset_limit_) {
+    // The batch ends at the last slot that keeps it within the 32-bit offsets' limit; the
+    // decoded values after it (views into the page or decoder scratch, untouched until taken)
+    // open the next batch.
+    kept = KeepFlatWithinOffsetLimit(count, views, validity, slot, data_->size(), offset_limit_);
+    if (kept.slots == 0 && data_->size() == 0) {
+      return OneRowPastOffsetLimit(offset_limit_, views[0].length);
     }
-    // The view stays valid until the next batch, which takes it first.
-    return PendSlots(slot, count, 0, false);
   }
-  STRATA_ASSIGN_OR_RETURN(const bool room, RoomForData(needed, slot + count));
-  if (!room) return PendSlots(slot, count, 0, false);
+  STRATA_ASSIGN_OR_RETURN(const bool room, RoomForData(data_->size() + kept.bytes, slot + kept.slots));
+  if (!room) return PendSlots(slot, count, first_view, false);
   int64_t position = data_->size();
   if (large_offsets_) {
-    WriteByteArrays(views, validity, slot, count, non_null, values_->mutable_data_as<int64_t>(),
+    WriteByteArrays(views, validity, slot, kept.slots, kept.values, values_->mutable_data_as<int64_t>(),
                     data_->mutable_data(), &position);
   } else {
-    WriteByteArrays(views, validity, slot, count, non_null, values_->mutable_data_as<int32_t>(),
+    WriteByteArrays(views, validity, slot, kept.slots, kept.values, values_->mutable_data_as<int32_t>(),
                     data_->mutable_data(), &position);
   }
   data_->set_size(position);
-  return Status::OK();
+  if (kept.slots == count) return Status::OK();
+  return PendSlots(slot + kept.slots, count - kept.slots, first_view + kept.values, false);
 }
 
 }  // namespace strata::parquet
@@ -475,36 +467,25 @@ Status ColumnReader::PendSlots(int64_t slot, int64_t count, int64_t first_view, 
 }
 
 Result<int64_t> ColumnReader::TakePendingSlots(int64_t rows) {
-  const int64_t k = std::min(rows, pending_slots_);
-  const uint8_t* validity = nullptr;
-  int64_t non_null = k;
-  if (validity_) {
-    bit_util::CopyBitmap(pending_validity_.data(), pending_bit_, k, validity_->mutable_data(), 0);
-    validity = validity_->data();
-    non_null = bit_util::CountSetBits(validity, 0, k);
-  }
-  null_count_ += k - non_null;
-  pending_slots_ -= k;
-  pending_bit_ += k;
-  const int64_t still_pending = pending_slots_;
+  int64_t k = std::min(rows, pending_slots_);
   if (pending_streamed_) {
     // The values are still in the window: read them as any range of the page. One that does
     // not fit ends this batch too (PendSlots keeps them ahead of the older ones).
-    STRATA_RETURN_NOT_OK(DecodeByteArraysStreamed(0, k, validity));
+    TakePendingValidity(k);
+    const int64_t still_pending = pending_slots_;
+    STRATA_RETURN_NOT_OK(DecodeByteArraysStreamed(0, k, validity_ ? validity_->data() : nullptr));
     return k - (pending_slots_ - still_pending);
   }
   const ByteArrayView* views = views_.data_as<ByteArrayView>() + pending_view_;
-  int64_t total = 0;
-  for (int64_t i = 0; i < non_null; ++i) total += views[i].length;
-  if (!large_offsets_ && total > std::numeric_limits<int32_t>::max()) {
-    if (non_null == 1) {
-      return Status::LimitExceeded("a single value of {} bytes cannot have 32-bit offsets; read with large_binary",
-                                   total);
-    }
-    return Status::LimitExceeded("{} bytes of values overflow 32-bit offsets", total);  // bound broken: a bug
-  }
-  STRATA_ASSIGN_OR_RETURN(const bool room, RoomForData(total, k));
-  if (!room) return Status::Invalid("no room for {} pending bytes in an empty batch", total);  // a bug
+  const uint8_t* pending_bits = validity_ ? pending_validity_.data() : nullptr;
+  RangeCut kept = KeepFlatWithinOffsetLimit(k, views, pending_bits, pending_bit_, 0,
+                                           large_offsets_ ? std::numeric_limits<int64_t>::max() : offset_limit_);
+  if (kept.slots == 0 && k > 0) return OneRowPastOffsetLimit(offset_limit_, views[0].length);
+  k = kept.slots;
+  const int64_t non_null = TakePendingValidity(k);
+  STRATA_ASSIGN_OR_RETURN(const bool room, RoomForData(kept.bytes, k));
+  if (!room) return Status::Invalid("no room for {} pending bytes in an empty batch", kept.bytes);  // a bug
+  const uint8_t* validity = validity_ ? validity_->data() : nullptr;
   int64_t position = 0;
   if (large_offsets_) {
     WriteByteArrays(views, validity, 0, k, non_null, values_->mutable_data_as<int64_t>(), data_->mutable_data(),
@@ -516,6 +497,18 @@ Result<int64_t> ColumnReader::TakePendingSlots(int64_t rows) {
   data_->set_size(position);
   pending_view_ += non_null;
   return k;
+}
+
+int64_t ColumnReader::TakePendingValidity(int64_t k) {
+  int64_t non_null = k;
+  if (validity_) {
+    bit_util::CopyBitmap(pending_validity_.data(), pending_bit_, k, validity_->mutable_data(), 0);
+    non_null = bit_util::CountSetBits(validity_->data(), 0, k);
+  }
+  null_count_ += k - non_null;
+  pending_slots_ -= k;
+  pending_bit_ += k;
+  return non_null;
 }
 
 Status ColumnReader::DecodeDenseFixed(uint8_t* out, int64_t count) {
@@ -609,11 +602,8 @@ Status ColumnReader::DecodeByteArraysStreamed(int64_t slot, int64_t count, const
         if (available < total) {
           return Status::Corrupt("page at offset {}: a byte array of {} bytes is cut short", page_.file_offset, length);
         }
-        if (!large_offsets_ && position + length > std::numeric_limits<int32_t>::max()) {
-          if (position == 0) {
-            return Status::LimitExceeded(
-                "a single value of {} bytes cannot have 32-bit offsets; read with large_binary", length);
-          }
+        if (!large_offsets_ && position + length > offset_limit_) {
+          if (position == 0) return OneRowPastOffsetLimit(offset_limit_, length);
           // Pending, unread: the value stays in the window for the next batch.
           data_->set_size(position);
           return PendSlots(slot + i, count - i, 0, true);
@@ -632,26 +622,6 @@ Status ColumnReader::DecodeByteArraysStreamed(int64_t slot, int64_t count, const
   Status st = large_offsets_ ? write(values_->mutable_data_as<int64_t>()) : write(values_->mutable_data_as<int32_t>());
   data_->set_size(position);
   return st;
-}
-
-}  // namespace strata::parquet
-
-namespace strata::parquet {
-
-int64_t ColumnReader::ByteArrayBytesBound(int64_t count) const {
-  if (streaming_) return page_.stream_bytes;
-  switch (page_.encoding) {
-    case Encoding::kPlain:
-    case Encoding::kDeltaLengthByteArray:
-      return static_cast<int64_t>(page_.values.size());  // the values are inside the page
-    case Encoding::kPlainDictionary:
-    case Encoding::kRleDictionary:
-      return count * max_dictionary_length_;
-    default:
-      // DELTA_BYTE_ARRAY rebuilds values from prefixes: no cheap bound. Go slot by slot once
-      // the batch holds 1 GiB; below that one range cannot reach 2 GiB in practice.
-      return data_->size() > (int64_t{1} << 30) ? std::numeric_limits<int64_t>::max() : 0;
-  }
 }
 
 }  // namespace strata::parquet

@@ -84,10 +84,12 @@ class ColumnReader {
   // Leaves slots [slot, slot + count) of the batch for the next one: their values are views in
   // views_ from `first_view`, or (`streamed`) still unread in the window.
   Status PendSlots(int64_t slot, int64_t count, int64_t first_view, bool streamed);
-  // Opens the batch with up to `rows` pending slots; returns how many it took.
+  // Opens the batch with up to `rows` pending slots (fewer where their bytes would pass the
+  // offset limit); returns how many it took.
   Result<int64_t> TakePendingSlots(int64_t rows);
-  // An upper bound of the bytes `count` more byte-array values of the current page can add.
-  int64_t ByteArrayBytesBound(int64_t count) const;
+  // Moves the validity of the next `k` pending slots to the batch's first slots; their
+  // non-null count.
+  int64_t TakePendingValidity(int64_t k);
   // Streamed pages: makes at least `min_bytes` of the page's remaining bytes addressable at
   // window_begin_ (fewer only at the page's end); returns how many are.
   Result<int64_t> EnsureWindow(int64_t min_bytes);
@@ -122,13 +124,13 @@ class ColumnReader {
   TypePtr output_type_;  // for a decimal read as text: the raw bytes' type (leaf_.decimal_text() makes the text)
   std::unique_ptr<PageReader> pages_;
   MemoryPool* pool_;
+  int64_t offset_limit_;  // OffsetLimit() when made: the most value bytes of a batch with 32-bit offsets
   Conversion conversion_ = Conversion::kCopy;
   int physical_width_ = 0;
   int output_width_ = 0;
   bool large_offsets_ = false;
   bool validate_utf8_ = false;
   int64_t max_batch_rows_ = std::numeric_limits<int64_t>::max();
-  int64_t max_dictionary_length_ = 0;
   // Slots decoded but left out of a batch that ended before them: their bytes did not fit the
   // batch's data buffer (which never grows: the batch ends instead, and the next one, sized
   // afresh, takes them first) or would pass the 2 GiB of 32-bit offsets. Their validity bits

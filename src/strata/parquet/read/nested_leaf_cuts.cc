@@ -1,5 +1,6 @@
 // NestedLeafReader's batch ends (declared in nested_leaf_reader.h): a string or binary leaf
-// with 32-bit offsets ends its batch before 2 GiB at a row start (CutBeforeOffsetLimit), or
+// with 32-bit offsets ends its batch before 2 GiB at a row start (CutBeforeOffsetLimit, by the
+// rule of offset_limit.h that flat columns follow too), or
 // before a row begun on an earlier page, which then opens the next batch (CutBeforeContinuedRow,
 // AppendPrefix); a leaf that read further than another leaf of its field gives the extra rows
 // back and hands them out first (GiveBack, ReadCarriedRows).
@@ -7,6 +8,7 @@
 #include <cstring>
 
 #include "strata/parquet/read/nested_leaf_reader.h"
+#include "strata/parquet/read/offset_limit.h"
 #include "strata/util/bit_util.h"
 
 namespace strata::parquet {
@@ -106,47 +108,27 @@ Status NestedLeafReader::GiveBack(int64_t rows) {
 Status NestedLeafReader::CutBeforeOffsetLimit(const ByteArrayView* views, int64_t* count, int64_t* non_null,
                                               int64_t* total) {
   // The last row start of the range before which the batch's bytes stay within the limit.
-  const int16_t* def = page_def_.data_as<int16_t>();
-  const int16_t* rep = column_.max_repetition_level > 0 ? page_rep_.data_as<int16_t>() : nullptr;
+  const int16_t* def = page_def_.data_as<int16_t>() + range_begin_;
+  const int16_t* rep = column_.max_repetition_level > 0 ? page_rep_.data_as<int16_t>() + range_begin_ : nullptr;
   const int16_t max_def = column_.max_definition_level;
-  int64_t bytes = data_->size();
-  int64_t values = 0;
-  int64_t slots = 0;
-  int64_t cut = -1;
-  int64_t cut_values = 0;
-  int64_t cut_slots = 0;
-  int64_t cut_bytes = 0;
-  for (int64_t i = range_begin_; i < range_end_; ++i) {
-    if (rep == nullptr || rep[i] == 0) {
-      if (bytes > offset_limit_) break;
-      cut = i;
-      cut_values = values;
-      cut_slots = slots;
-      cut_bytes = bytes - data_->size();
-    }
-    if (def[i] >= slot_def_) {
-      ++slots;
-      if (def[i] == max_def) bytes += views[values++].length;
-    }
-  }
+  const RangeCut kept =
+      KeepWithinOffsetLimit(range_end_ - range_begin_, views, data_->size(), offset_limit_, [&](int64_t i) {
+        return RangeEntry{rep == nullptr || rep[i] == 0, def[i] >= slot_def_, def[i] == max_def};
+      });
+  if (!kept.at_row_start) return CutBeforeContinuedRow(views, count, non_null, total);
   const int64_t earlier_levels = batch_levels_ - (range_end_ - range_begin_);
-  if (cut < 0) return CutBeforeContinuedRow(views, count, non_null, total);
-  if (cut == range_begin_ && earlier_levels == 0) {
-    return Status::LimitExceeded(
-        "one row takes the batch's values past {} bytes, which 32-bit offsets cannot hold (the chunk's metadata did "
-        "not tell); read with large_binary",
-        offset_limit_);
-  }
+  if (kept.entries == 0 && earlier_levels == 0) return OneRowPastOffsetLimit(offset_limit_);
   // The levels from the cut on leave the batch; their values, decoded, wait for the next one.
   // (Values decoded ahead by an earlier cut and not in this range stay pending after them.)
-  const int64_t dropped_slots = *count - cut_slots;
-  null_count_ -= dropped_slots - (*non_null - cut_values);
+  const int64_t cut = range_begin_ + kept.entries;
+  const int64_t dropped_slots = *count - kept.slots;
+  null_count_ -= dropped_slots - (*non_null - kept.values);
   slots_ -= dropped_slots;
   batch_levels_ -= range_end_ - cut;
-  STRATA_RETURN_NOT_OK(EndBatchAt(cut, views, cut_values, *non_null));
-  *count = cut_slots;
-  *non_null = cut_values;
-  *total = cut_bytes;
+  STRATA_RETURN_NOT_OK(EndBatchAt(cut, views, kept.values, *non_null));
+  *count = kept.slots;
+  *non_null = kept.values;
+  *total = kept.bytes;
   return Status::OK();
 }
 
@@ -160,12 +142,7 @@ Status NestedLeafReader::CutBeforeContinuedRow(const ByteArrayView* views, int64
   const int16_t* rep = batch_rep_.data_as<int16_t>();
   int64_t start = before - 1;
   while (start > 0 && rep[start] != 0) --start;
-  if (start <= 0) {
-    return Status::LimitExceeded(
-        "one row takes the batch's values past {} bytes, which 32-bit offsets cannot hold (the chunk's metadata did "
-        "not tell); read with large_binary",
-        offset_limit_);
-  }
+  if (start <= 0) return OneRowPastOffsetLimit(offset_limit_);
   // The row's levels and its values so far (slots [first, slots before this range)) become the
   // prefix; the bytes stay in data_, which the batch's array keeps.
   const int64_t range_slots = *count;

@@ -1,12 +1,12 @@
 #include "strata/parquet/read/nested_leaf_reader.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <limits>
 
 #include <fmt/format.h>
 
+#include "strata/parquet/read/offset_limit.h"
 #include "strata/parquet/read/value_conversion.h"
 #include "strata/util/bit_util.h"
 
@@ -16,16 +16,6 @@ bool ValuesMayPassTwoGiB(const ColumnMetaData& metadata) {
   return metadata.type == PhysicalType::kByteArray &&
          EstimateChunkValueBytes(metadata).bytes > std::numeric_limits<int32_t>::max();
 }
-namespace {
-
-constexpr int64_t kOffsetLimit = std::numeric_limits<int32_t>::max();
-std::atomic<int64_t> offset_limit_for_testing{0};
-
-
-}  // namespace
-
-void NestedLeafReader::SetOffsetLimitForTesting(int64_t bytes) { offset_limit_for_testing.store(bytes); }
-
 Status NestedLeafReader::GrowTo(ResizableBuffer* buffer, int64_t size, bool zeroed) {
   if (size > buffer->capacity()) STRATA_RETURN_NOT_OK(buffer->GrowForAppend(size));
   return zeroed ? buffer->ResizeZeroed(size) : buffer->Resize(size);
@@ -48,7 +38,7 @@ NestedLeafReader::NestedLeafReader(const ColumnDescriptor& column, const ColumnM
       batch_rep_(pool),
       leaf_(column, pool),
       views_(pool),
-      offset_limit_(offset_limit_for_testing.load() > 0 ? offset_limit_for_testing.load() : kOffsetLimit),
+      offset_limit_(OffsetLimit()),
       carry_def_(pool),
       carry_rep_(pool),
       prefix_def_(pool),

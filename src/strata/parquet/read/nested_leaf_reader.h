@@ -74,10 +74,6 @@ class NestedLeafReader {
   // "'file', column 'a.b' (row group 3)", for messages.
   std::string Where() const;
 
-  // The most value bytes a batch with 32-bit offsets holds: 2^31 - 1. Tests lower it (for
-  // readers made afterwards) to cut batches without gigabytes of data; 0 restores it.
-  static void SetOffsetLimitForTesting(int64_t bytes);
-
  private:
   using Conversion = ValueConversion;
 
@@ -180,7 +176,7 @@ class NestedLeafReader {
   const int16_t* def_out_ = nullptr;
   const int16_t* rep_out_ = nullptr;
   bool ended_early_ = false;
-  // A batch cut before offset_limit_: the range being appended, the level the cut left out
+  // A batch cut before offset_limit_ (OffsetLimit() when made): the range being appended, the level the cut left out
   // (-1: none), and the values of levels [page_position_, pending_end_) decoded already, the
   // views_ from pending_view_ on, that the next batch takes first.
   int64_t offset_limit_;

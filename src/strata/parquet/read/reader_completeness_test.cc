@@ -16,7 +16,7 @@
 #include "strata/expr/parser.h"
 #include "strata/parquet/read/file_reader.h"
 #include "strata/parquet/filter/filtered_reader.h"
-#include "strata/parquet/read/nested_leaf_reader.h"
+#include "strata/parquet/read/offset_limit.h"
 #include "strata/parquet/testing/random_arrays.h"
 #include "strata/parquet/write/writer_test_util.h"
 #include "strata/parquet/testing/file_builder.h"
@@ -364,13 +364,13 @@ TEST(ReaderCompletenessTest, DictionaryChunksWithoutSizeStatisticsKeep32BitOffse
   EXPECT_EQ(checked, int64_t{kRows} * kPerRow);
 }
 
-// Lowers the 2 GiB limit of nested leaves with 32-bit offsets for one test.
-class NestedOffsetLimit {
+// Lowers the 2 GiB limit of string and binary batches with 32-bit offsets for one test.
+class LoweredOffsetLimit {
  public:
-  explicit NestedOffsetLimit(int64_t bytes) { NestedLeafReader::SetOffsetLimitForTesting(bytes); }
-  ~NestedOffsetLimit() { NestedLeafReader::SetOffsetLimitForTesting(0); }
-  NestedOffsetLimit(const NestedOffsetLimit&) = delete;
-  NestedOffsetLimit& operator=(const NestedOffsetLimit&) = delete;
+  explicit LoweredOffsetLimit(int64_t bytes) { SetOffsetLimitForTesting(bytes); }
+  ~LoweredOffsetLimit() { SetOffsetLimitForTesting(0); }
+  LoweredOffsetLimit(const LoweredOffsetLimit&) = delete;
+  LoweredOffsetLimit& operator=(const LoweredOffsetLimit&) = delete;
 };
 
 std::string RowText(const RecordBatch& batch, int64_t row) {
@@ -401,9 +401,9 @@ struct LimitedRead {
   std::string error;
 };
 LimitedRead ReadUnderLimit(const std::shared_ptr<Buffer>& file, int64_t batch_rows, int64_t limit,
-                           const std::vector<int>& limited) {
+                           const std::vector<int>& limited, const FileReaderOptions& open = {}) {
   LimitedRead out;
-  auto reader = pt::OpenBuffer(file, SystemMemoryPool());
+  auto reader = FileReader::Open(MakeBufferSource(file, "written.parquet"), SystemMemoryPool(), open);
   if (!reader.ok()) return {{}, 0, reader.status().ToString()};
   BatchReadOptions options;
   options.batch_rows = batch_rows;
@@ -435,7 +435,7 @@ LimitedRead ReadUnderLimit(const std::shared_ptr<Buffer>& file, int64_t batch_ro
 
 // A dictionary-encoded nested string chunk without SizeStatistics may expand past 2 GiB though
 // its metadata does not show it. Its leaves keep 32-bit offsets, and a batch ends early, at the
-// last row start before the limit, as a flat string batch does: the field's other leaves give
+// last row start before the limit, by the rule a flat string column (f) follows too: the field's other leaves give
 // back the rows they read beyond it, and the file's other fields carry them, so every batch is
 // consistent and the rows come out in order. The limit is lowered here so that a few MB of
 // values cross it many times (cuts in the middle of pages, at different rows in a map's keys
@@ -520,10 +520,10 @@ TEST(ReaderCompletenessTest, NestedBatchesEndBeforeTheOffsetLimit) {
     }
     ASSERT_EQ(static_cast<int64_t>(expected.size()), kRows);
 
-    NestedOffsetLimit limit(kLimit);
+    LoweredOffsetLimit limit(kLimit);
     for (const int64_t batch_rows : {int64_t{1} << 16, int64_t{500}, int64_t{7}, int64_t{1}}) {
       const std::string where = fmt::format("{}, batches of {}", config.name, batch_rows);
-      const LimitedRead read = ReadUnderLimit(*file, batch_rows, kLimit, {1, 2, 3, 4, 6});
+      const LimitedRead read = ReadUnderLimit(*file, batch_rows, kLimit, {1, 2, 3, 4, 5, 6});
       ASSERT_EQ(read.error, "") << where;
       EXPECT_EQ(read.rows, expected) << where;
       if (batch_rows >= 500) {
@@ -562,6 +562,63 @@ TEST(ReaderCompletenessTest, NestedBatchesEndBeforeTheOffsetLimit) {
   }
 }
 
+// Flat string and binary columns end their batches by the same rule: at the last value before
+// the limit, whatever the encoding, on streamed pages (read through a small window) too, and
+// when the values pending from a cut are themselves more than one batch can hold. The other
+// columns carry the rows they read beyond the cut.
+TEST(ReaderCompletenessTest, FlatBatchesEndBeforeTheOffsetLimit) {
+  auto schema = std::make_shared<Schema>(std::vector<FieldPtr>{
+      std::make_shared<Field>("id", int64()),
+      std::make_shared<Field>("s", utf8()),
+      std::make_shared<Field>("b", binary(), /*nullable=*/false),
+  });
+  constexpr int64_t kRows = 4000;
+  constexpr int64_t kLimit = 1500;
+  pt::RandomArrayOptions random;
+  random.distinct_values = 60;
+  random.max_string_length = 50;
+  auto batch = pt::RandomBatch(schema, kRows, 41, SystemMemoryPool(), random);
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  struct Config {
+    const char* name;
+    bool dictionary;
+    Encoding encoding;
+    int64_t window;  // PageReadOptions::stream_window_bytes
+  };
+  for (const Config config : {Config{"dictionary", true, Encoding::kPlain, 1 << 20},
+                              Config{"plain", false, Encoding::kPlain, 1 << 20},
+                              Config{"plain, streamed", false, Encoding::kPlain, 1024},
+                              Config{"delta_length", false, Encoding::kDeltaLengthByteArray, 1 << 20},
+                              Config{"delta", false, Encoding::kDeltaByteArray, 1 << 20}}) {
+    WriterOptions write;
+    write.file.max_row_group_rows = 2500;
+    write.file.data_page_rows = 700;
+    write.columns.codec = codec::CompressionCodec::kUncompressed;  // streamed as read
+    write.columns.dictionary = config.dictionary;
+    write.columns.encoding = config.encoding;
+    write.column_overrides["id"].encoding = Encoding::kPlain;
+    write.column_overrides["id"].codec = codec::CompressionCodec::kUncompressed;
+    auto file = pt::WriteToBuffer(schema, {*batch}, write, SystemMemoryPool());
+    ASSERT_TRUE(file.ok()) << config.name << ": " << file.status().ToString();
+    FileReaderOptions open;
+    open.pages.stream_window_bytes = config.window;
+    const LimitedRead whole = ReadUnderLimit(*file, kRows, std::numeric_limits<int64_t>::max(), {}, open);
+    ASSERT_EQ(whole.error, "") << config.name;
+    ASSERT_EQ(static_cast<int64_t>(whole.rows.size()), kRows);
+
+    LoweredOffsetLimit limit(kLimit);
+    for (const int64_t batch_rows : {int64_t{1} << 16, int64_t{300}, int64_t{3}}) {
+      const std::string where = fmt::format("{}, batches of {}", config.name, batch_rows);
+      const LimitedRead read = ReadUnderLimit(*file, batch_rows, kLimit, {1, 2}, open);
+      ASSERT_EQ(read.error, "") << where;
+      EXPECT_EQ(read.rows, whole.rows) << where;
+      if (batch_rows >= 300) {
+        EXPECT_GT(read.cut, 0) << where;
+      }
+    }
+  }
+}
+
 // A row whose values alone pass the limit cannot be cut: the read fails naming large_binary,
 // which reads it.
 TEST(ReaderCompletenessTest, ANestedRowPastTheOffsetLimitNamesLargeBinary) {
@@ -572,11 +629,11 @@ TEST(ReaderCompletenessTest, ANestedRowPastTheOffsetLimitNamesLargeBinary) {
   ASSERT_TRUE(file.ok()) << file.status().ToString();
   auto expected = pt::ReadBuffer(*file, SystemMemoryPool());
   ASSERT_TRUE(expected.ok()) << expected.status().ToString();
-  NestedOffsetLimit limit(8);
+  LoweredOffsetLimit limit(8);
   auto table = pt::ReadBuffer(*file, SystemMemoryPool());
   ASSERT_FALSE(table.ok());
   EXPECT_EQ(table.status().code(), StatusCode::kLimitExceeded) << table.status().ToString();
-  EXPECT_NE(table.status().message().find("one row takes"), std::string::npos) << table.status().ToString();
+  EXPECT_NE(table.status().message().find("one row's values pass"), std::string::npos) << table.status().ToString();
   EXPECT_NE(table.status().message().find("large_binary"), std::string::npos) << table.status().ToString();
   BatchReadOptions options;
   options.large_binary = true;
@@ -620,7 +677,7 @@ TEST(ReaderCompletenessTest, ALimitInsideARowContinuedFromAnEarlierPageEndsTheBa
   ASSERT_EQ(expected.error, "");
   ASSERT_EQ(expected.rows.size(), rows.size());
   for (const int64_t limit_bytes : {int64_t{75}, int64_t{150}, int64_t{250}, int64_t{1000}}) {
-    NestedOffsetLimit limit(limit_bytes);
+    LoweredOffsetLimit limit(limit_bytes);
     for (const int64_t batch_rows : {int64_t{1} << 16, int64_t{20}, int64_t{3}, int64_t{1}}) {
       const std::string where = fmt::format("limit {}, batches of {}", limit_bytes, batch_rows);
       const LimitedRead read = ReadUnderLimit(*file, batch_rows, limit_bytes, {0});
@@ -632,11 +689,11 @@ TEST(ReaderCompletenessTest, ALimitInsideARowContinuedFromAnEarlierPageEndsTheBa
     }
   }
   // A row that alone passes the limit still fails, naming large_binary (the longest: 50 bytes).
-  NestedOffsetLimit limit(45);
+  LoweredOffsetLimit limit(45);
   auto table = pt::ReadBuffer(*file, SystemMemoryPool());
   ASSERT_FALSE(table.ok());
   EXPECT_EQ(table.status().code(), StatusCode::kLimitExceeded) << table.status().ToString();
-  EXPECT_NE(table.status().message().find("one row takes"), std::string::npos) << table.status().ToString();
+  EXPECT_NE(table.status().message().find("one row's values pass"), std::string::npos) << table.status().ToString();
 }
 
 }  // namespace
