@@ -1,6 +1,5 @@
-// ColumnChunkWriter::Impl, shared by the files that implement it: column_writer.cc (levels,
-// values, pages) and column_chunk_end.cc (the chunk's end: dictionary page, Bloom filter,
-// metadata and page index). Private to the writer; not installed (_internal.h).
+// ColumnChunkWriter::Impl, declared apart from column_writer.cc, which implements it, to keep
+// that file readable. Private to the writer; not installed (_internal.h).
 #pragma once
 
 #include "strata/parquet/write/column_writer.h"
@@ -20,6 +19,7 @@
 #include "strata/parquet/encoding/level_decoder.h"
 #include "strata/parquet/encoding/plain.h"
 #include "strata/parquet/encoding/rle_bit_packed.h"
+#include "strata/parquet/write/chunk_bloom_filter.h"
 #include "strata/parquet/write/page_encryption.h"
 #include "strata/parquet/write/page_writer.h"
 #include "strata/parquet/write/physical_values.h"
@@ -55,9 +55,7 @@ class ColumnChunkWriter::Impl {
         dictionary_values_(pool),
         remap_(pool),
         gathered_(pool),
-        hashes_(pool),
-        bloom_bytes_(pool),
-        bloom_modules_(pool),
+        bloom_(pool, column.options, column.physical_type, gatherer_.value_width()),
         page_stats_(pool, column.physical_type, column.type_length, column.sort_order, column.is_float16),
         chunk_stats_(pool, column.physical_type, column.type_length, column.sort_order, column.is_float16),
         column_index_(StatisticsOptions{column.options.max_statistics_bytes}),
@@ -103,13 +101,11 @@ class ColumnChunkWriter::Impl {
                     def_bytes_.capacity() + rep_bytes_.capacity() + def_bits_.capacity() + chunk_.capacity() +
                     dictionary_scratch_.capacity() + sealed_dictionary_body_.capacity() +
                     dictionary_values_.capacity() + remap_.capacity() +
-                    gathered_.capacity() + hashes_.capacity() + bloom_bytes_.capacity() + bloom_modules_.capacity() +
-                    gatherer_.memory_size() +
+                    gathered_.capacity() + bloom_.memory_size() + gatherer_.memory_size() +
                     def_encoder_.memory_size() + rep_encoder_.memory_size() + index_encoder_.memory_size() +
                     page_stats_.memory_size() + chunk_stats_.memory_size() + alp_float_.memory_size() +
                     alp_double_.memory_size();
     if (dictionary_ != nullptr) total += dictionary_->memory_size();
-    if (bloom_ != nullptr) total += bloom_->memory_size();
     return total;
   }
 
@@ -132,7 +128,6 @@ class ColumnChunkWriter::Impl {
   // At a fallback: builds the dictionary page now, keeping only its stored body, and frees the
   // dictionary (entries, hash table): the chunk's later pages no longer need it.
   Status SealDictionaryPage();
-  Status BuildBloomFilter();
   void ResetChunk();
 
   const WriterColumn& column_;
@@ -182,10 +177,7 @@ class ColumnChunkWriter::Impl {
   ResizableBuffer dictionary_values_;
   ResizableBuffer remap_;
   ResizableBuffer gathered_;
-  ResizableBuffer hashes_;  // Bloom filter hashes of values not in the dictionary
-  ResizableBuffer bloom_bytes_;
-  ResizableBuffer bloom_modules_;  // the encrypted header and bitset
-  std::unique_ptr<BloomFilter> bloom_;
+  ChunkBloomFilter bloom_;
 
   StatisticsCollector page_stats_;
   StatisticsCollector chunk_stats_;
