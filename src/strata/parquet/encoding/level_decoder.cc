@@ -8,18 +8,22 @@
 
 namespace strata::parquet {
 
-Result<int64_t> LevelDecoder::SetDataV1(Encoding encoding, int16_t max_level, int64_t num_levels,
-                                        const uint8_t* data, int64_t size, int64_t base_offset) {
+Status LevelDecoder::Start(int16_t max_level, int64_t num_levels, int64_t base_offset) {
   if (max_level < 0) return Status::Invalid("maximum level {} is negative", max_level);
   if (num_levels < 0) return Status::Corrupt("page declares {} levels", num_levels);
   max_level_ = max_level;
   bit_width_ = BitWidthForMaxValue(static_cast<uint64_t>(max_level));
   remaining_ = num_levels;
   base_offset_ = base_offset;
-  if (max_level == 0) {
-    kind_ = Kind::kZero;
-    return 0;
-  }
+  // A column without levels of this kind: every level is 0, and the page holds no bytes of them.
+  kind_ = max_level == 0 ? Kind::kZero : Kind::kRle;
+  return Status::OK();
+}
+
+Result<int64_t> LevelDecoder::SetDataV1(Encoding encoding, int16_t max_level, int64_t num_levels,
+                                        const uint8_t* data, int64_t size, int64_t base_offset) {
+  STRATA_RETURN_NOT_OK(Start(max_level, num_levels, base_offset));
+  if (kind_ == Kind::kZero) return 0;
   switch (encoding) {
     case Encoding::kRle: {
       kind_ = Kind::kRle;
@@ -45,17 +49,8 @@ Result<int64_t> LevelDecoder::SetDataV1(Encoding encoding, int16_t max_level, in
 
 Status LevelDecoder::SetDataV2(int16_t max_level, int64_t num_levels, const uint8_t* data,
                                int64_t size, int64_t base_offset) {
-  if (max_level < 0) return Status::Invalid("maximum level {} is negative", max_level);
-  if (num_levels < 0) return Status::Corrupt("page declares {} levels", num_levels);
-  max_level_ = max_level;
-  bit_width_ = BitWidthForMaxValue(static_cast<uint64_t>(max_level));
-  remaining_ = num_levels;
-  base_offset_ = base_offset;
-  if (max_level == 0) {
-    kind_ = Kind::kZero;
-    return Status::OK();
-  }
-  kind_ = Kind::kRle;
+  STRATA_RETURN_NOT_OK(Start(max_level, num_levels, base_offset));
+  if (kind_ == Kind::kZero) return Status::OK();
   return rle_.Reset(data, size, bit_width_, base_offset);
 }
 

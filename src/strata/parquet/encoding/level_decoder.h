@@ -38,6 +38,8 @@ class LevelDecoder {
   int64_t levels_remaining() const { return remaining_; }
 
  private:
+  // What both SetData calls begin with: checks and the level width; kZero when max_level is 0.
+  Status Start(int16_t max_level, int64_t num_levels, int64_t base_offset);
   Status CheckCount(int64_t count) const;
   Status DecodeBitPacked(int16_t* levels, int64_t count);
 

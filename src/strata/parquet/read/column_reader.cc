@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 #include <fmt/format.h>
 
+#include "strata/array/array.h"
 #include "strata/parquet/read/offset_limit.h"
 #include "strata/parquet/read/value_conversion.h"
 #include "strata/util/bit_util.h"
@@ -30,7 +32,8 @@ ColumnReader::ColumnReader(const ColumnDescriptor& column, const ColumnMetaData&
       views_(pool),
       window_bytes_(window_bytes),
       window_(pool),
-      levels_copy_(pool) {}
+      levels_copy_(pool),
+      view_out_(pool) {}
 
 Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(const ColumnDescriptor& column, const ColumnMetaData& metadata,
                                                          int64_t rows_in_chunk, TypePtr output_type,
@@ -85,6 +88,7 @@ Status ColumnReader::Init() {
       }
       conversion_ = Conversion::kByteArrayDictionary;
       large_offsets_ = is_large_binary_like(values);
+      dictionary_out_ = std::make_unique<DictionaryBatchBuilder>(pool_, output_type_);
     } else if (is_view(out)) {
       conversion_ = Conversion::kByteArrayView;
     } else {
@@ -107,14 +111,13 @@ int64_t ColumnReader::memory_size() const {
   int64_t total = pages_->memory_size() + scratch_.capacity() + views_.capacity() + window_.capacity() +
                   levels_copy_.capacity() + pending_validity_.capacity() + pending_merge_.capacity();
   total += leaf_.memory_size();
-  if (dictionary_array_ && dictionary_array_->buffers[1]) total += dictionary_array_->buffers[1]->capacity();
-  if (page_copy_) total += page_copy_->capacity();
+  if (dictionary_out_) total += dictionary_out_->memory_size();
+  total += view_out_.memory_size();
   return total;
 }
 
 Result<bool> ColumnReader::NextDataPage() {
-  page_share_.reset();
-  page_shared_ = false;
+  view_out_.StartPage();
   while (true) {
     STRATA_ASSIGN_OR_RETURN(const bool more, pages_->Next(&page_));
     if (!more) return false;
@@ -132,7 +135,7 @@ Result<bool> ColumnReader::NextDataPage() {
                                                                           static_cast<double>(dictionary.size()));
         }
         if (conversion_ == Conversion::kByteArrayDictionary || conversion_ == Conversion::kByteArrayView) {
-          STRATA_RETURN_NOT_OK(MakeDictionaryArray());
+          STRATA_RETURN_NOT_OK(ShareDictionary());
         }
       }
       continue;
@@ -147,19 +150,8 @@ Result<bool> ColumnReader::NextDataPage() {
     const uint8_t* data = page_.values.data();
     int64_t size = static_cast<int64_t>(page_.values.size());
     if (column_.max_definition_level > 0) {
-      if (page_.type == PageType::kDataPage) {
-        STRATA_ASSIGN_OR_RETURN(const int64_t consumed,
-                                definition_levels_.SetDataV1(page_.definition_level_encoding,
-                                                             column_.max_definition_level, page_.num_values, data,
-                                                             size, values_offset));
-        data += consumed;
-        size -= consumed;
-      } else {
-        STRATA_RETURN_NOT_OK(definition_levels_.SetDataV2(column_.max_definition_level, page_.num_values,
-                                                          page_.definition_levels.data(),
-                                                          static_cast<int64_t>(page_.definition_levels.size()),
-                                                          values_offset));
-      }
+      STRATA_RETURN_NOT_OK(
+          StartPageLevels(page_, /*repetition=*/false, column_.max_definition_level, &definition_levels_, &data, &size));
     }
     const bool indices_direct = conversion_ == Conversion::kByteArrayDictionary &&
                                 (page_.encoding == Encoding::kPlainDictionary ||
@@ -170,7 +162,6 @@ Result<bool> ColumnReader::NextDataPage() {
     page_values_size_ = size;
     page_dictionary_coded_ =
         page_.encoding == Encoding::kPlainDictionary || page_.encoding == Encoding::kRleDictionary;
-    page_buffer_index_ = -1;
     if (conversion_ == Conversion::kByteArrayDictionary && page_dictionary_coded_) {
       // Indices go straight into the batch: no gather through the value decoder.
       STRATA_RETURN_NOT_OK(index_decoder_.ResetForDictionaryIndices(data, size, values_offset));
@@ -230,10 +221,18 @@ Result<ArrayDataPtr> ColumnReader::ReadBatch(int64_t rows) {
       data_reserve_ = reserve;
       break;
     }
-    case Conversion::kByteArrayDictionary:
-    case Conversion::kByteArrayView:
-      STRATA_RETURN_NOT_OK(StartOutputBatch(rows));
+    case Conversion::kByteArrayDictionary: {
+      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_));
+      STRATA_RETURN_NOT_OK(values_->Resize(rows * static_cast<int64_t>(sizeof(int32_t))));
+      dictionary_out_->StartBatch(rows, bytes_per_row_estimate_);
       break;
+    }
+    case Conversion::kByteArrayView: {
+      STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_));
+      STRATA_RETURN_NOT_OK(values_->Resize(rows * view_layout::kViewSize));
+      view_out_.StartBatch();
+      break;
+    }
     default: {
       STRATA_ASSIGN_OR_RETURN(values_, ResizableBuffer::Make(pool_));
       STRATA_RETURN_NOT_OK(values_->Resize(rows * output_width_));
@@ -411,17 +410,111 @@ Status ColumnReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t non_n
   }
   STRATA_ASSIGN_OR_RETURN(const bool room, RoomForData(data_->size() + kept.bytes, slot + kept.slots));
   if (!room) return PendSlots(slot, count, first_view, false);
-  int64_t position = data_->size();
-  if (large_offsets_) {
-    WriteByteArrays(views, validity, slot, kept.slots, kept.values, values_->mutable_data_as<int64_t>(),
-                    data_->mutable_data(), &position);
-  } else {
-    WriteByteArrays(views, validity, slot, kept.slots, kept.values, values_->mutable_data_as<int32_t>(),
-                    data_->mutable_data(), &position);
-  }
-  data_->set_size(position);
+  AppendByteArraysAtSlots(views, validity, slot, kept.slots, kept.values, large_offsets_, values_->mutable_data(),
+                          data_.get());
   if (kept.slots == count) return Status::OK();
   return PendSlots(slot + kept.slots, count - kept.slots, first_view + kept.values, false);
+}
+
+// ---- dictionary and view outputs ------------------------------------------------------------
+
+namespace {
+
+// A Buffer over bytes owned by something else, which it keeps alive.
+struct SharedBytes {
+  SharedBytes(std::shared_ptr<const void> owner, const uint8_t* data, int64_t size)
+      : owner(std::move(owner)), bytes(data, size) {}
+  std::shared_ptr<const void> owner;
+  Buffer bytes;
+};
+
+// Moves `non_null` dense indices at the front of `out` to the valid slots of [0, count) (bits
+// [slot, slot + count) of `validity`); null slots get index 0. Backwards, so it works in place.
+void SpreadIndices(int32_t* out, const uint8_t* validity, int64_t slot, int64_t count, int64_t non_null) {
+  int64_t j = non_null - 1;
+  for (int64_t i = count - 1; i >= 0 && j < i; --i) out[i] = IsBitSet(validity, slot + i) ? out[j--] : 0;
+}
+
+}  // namespace
+
+Status ColumnReader::ShareDictionary() {
+  const ByteArrayView* entries = leaf_.dictionary()->views();
+  const int64_t n = leaf_.dictionary()->size();
+  int64_t payload = 0;
+  for (int64_t i = 0; i < n; ++i) payload += entries[i].length;
+  // The entries lie back to back in the dictionary's buffer, in order (Dictionary::MakeByteArray).
+  auto holder = std::make_shared<SharedBytes>(leaf_.dictionary(), leaf_.dictionary()->fixed_values(), payload);
+  dictionary_bytes_ = std::shared_ptr<Buffer>(holder, &holder->bytes);
+  if (!dictionary_out_) return Status::OK();
+  Status st = dictionary_out_->SetDictionary(entries, n, dictionary_bytes_);
+  if (!st.ok()) return st.WithContext(Where());
+  if (validate_utf8_) return ValidateUtf8Values(*dictionary_out_->dictionary(), "dictionary");
+  return Status::OK();
+}
+
+Status ColumnReader::DecodeDictionaryIndices(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity) {
+  int32_t* out = values_->mutable_data_as<int32_t>() + slot;
+  if (page_dictionary_coded_) {
+    STRATA_ASSIGN_OR_RETURN(const int64_t decoded, index_decoder_.DecodeIndices(out, non_null, leaf_.dictionary()->size()));
+    if (decoded != non_null) {
+      return Status::Corrupt("page at offset {}: dictionary indices end after {} of {} values", page_.file_offset,
+                             decoded, non_null);
+    }
+    if (non_null > 0) dictionary_out_->NoteDictionaryIndices();
+  } else {
+    // Not dictionary-coded: the values join the batch's dictionary extension, in order.
+    STRATA_RETURN_NOT_OK(views_.Resize(non_null * static_cast<int64_t>(sizeof(ByteArrayView))));
+    auto* views = views_.mutable_data_as<ByteArrayView>();
+    STRATA_RETURN_NOT_OK(decoder_->DecodeViews(views, non_null));
+    STRATA_RETURN_NOT_OK(dictionary_out_->AppendValues(views, non_null, slot, count, out));
+  }
+  SpreadIndices(out, validity, slot, count, non_null);
+  return Status::OK();
+}
+
+Result<ArrayDataPtr> ColumnReader::FinishDictionaryBatch(int64_t rows, std::shared_ptr<Buffer> validity) {
+  auto check = [this](const ArrayData& extension) {
+    return ValidateUtf8Values(extension, "batch's non-dictionary values");
+  };
+  auto dictionary = dictionary_out_->FinishDictionary(values_->mutable_data_as<int32_t>(),
+                                                      validity ? validity->data() : nullptr,
+                                                      validate_utf8_ ? std::function<Status(const ArrayData&)>(check)
+                                                                     : std::function<Status(const ArrayData&)>());
+  if (!dictionary.ok()) return dictionary.status().WithContext(Where());
+  auto batch = ArrayData::Make(output_type_, rows, {std::move(validity), std::move(values_)}, null_count_);
+  batch->dictionary = std::move(*dictionary);
+  return batch;
+}
+
+Status ColumnReader::DecodeViewRange(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity) {
+  STRATA_RETURN_NOT_OK(views_.Resize(non_null * static_cast<int64_t>(sizeof(ByteArrayView))));
+  auto* values = views_.mutable_data_as<ByteArrayView>();
+  STRATA_RETURN_NOT_OK(decoder_->DecodeViews(values, non_null));
+  ViewBatchBuilder::PageValues page;
+  page.data = page_values_;
+  page.size = page_values_size_;
+  page.encoding = page_.encoding;
+  page.dictionary_coded = page_dictionary_coded_;
+  page.file_offset = page_.file_offset;
+  page.reader = pages_.get();
+  return view_out_.WriteRange(values, count, non_null, validity, slot,
+                              values_->mutable_data() + slot * view_layout::kViewSize, page, dictionary_bytes_);
+}
+
+Result<ArrayDataPtr> ColumnReader::FinishViewBatch(int64_t rows, std::shared_ptr<Buffer> validity) {
+  std::vector<std::shared_ptr<Buffer>> buffers = view_out_.TakeBuffers();
+  buffers.insert(buffers.begin(), {std::move(validity), std::move(values_)});
+  auto batch = ArrayData::Make(output_type_, rows, std::move(buffers), null_count_);
+  if (validate_utf8_) {
+    const BinaryViewArray array(batch);
+    for (int64_t i = 0; i < rows; ++i) {
+      if (array.IsValid(i) && !ValidateUtf8(array.GetView(i))) {
+        return Status::Corrupt("{}: value {} of the batch (row {} of the chunk) is not valid UTF-8", Where(), i,
+                               rows_read_ - rows + i);
+      }
+    }
+  }
+  return batch;
 }
 
 }  // namespace strata::parquet
@@ -486,15 +579,7 @@ Result<int64_t> ColumnReader::TakePendingSlots(int64_t rows) {
   STRATA_ASSIGN_OR_RETURN(const bool room, RoomForData(kept.bytes, k));
   if (!room) return Status::Invalid("no room for {} pending bytes in an empty batch", kept.bytes);  // a bug
   const uint8_t* validity = validity_ ? validity_->data() : nullptr;
-  int64_t position = 0;
-  if (large_offsets_) {
-    WriteByteArrays(views, validity, 0, k, non_null, values_->mutable_data_as<int64_t>(), data_->mutable_data(),
-                    &position);
-  } else {
-    WriteByteArrays(views, validity, 0, k, non_null, values_->mutable_data_as<int32_t>(), data_->mutable_data(),
-                    &position);
-  }
-  data_->set_size(position);
+  AppendByteArraysAtSlots(views, validity, 0, k, non_null, large_offsets_, values_->mutable_data(), data_.get());
   pending_view_ += non_null;
   return k;
 }
@@ -551,6 +636,25 @@ Result<int64_t> ColumnReader::EnsureWindow(int64_t min_bytes) {
   return window_end_ - window_begin_;
 }
 
+Result<uint32_t> ColumnReader::NextWindowRecord(const char* what) {
+  STRATA_ASSIGN_OR_RETURN(int64_t available, EnsureWindow(4));
+  if (available < 4) {
+    return Status::Corrupt("page at offset {}: {} ends early: no room for its length", page_.file_offset, what);
+  }
+  uint32_t length;
+  std::memcpy(&length, window_.data() + window_begin_, 4);
+  const int64_t total = 4 + static_cast<int64_t>(length);
+  if (total > page_.stream_bytes) {
+    return Status::Corrupt("page at offset {}: {} of {} bytes exceeds the page ({} bytes)", page_.file_offset, what,
+                           length, page_.stream_bytes);
+  }
+  STRATA_ASSIGN_OR_RETURN(available, EnsureWindow(total));
+  if (available < total) {
+    return Status::Corrupt("page at offset {}: {} of {} bytes is cut short", page_.file_offset, what, length);
+  }
+  return length;
+}
+
 Status ColumnReader::StartStreamedPage() {
   window_begin_ = 0;
   window_end_ = 0;
@@ -562,17 +666,8 @@ Status ColumnReader::StartStreamedPage() {
                                         static_cast<int64_t>(page_.definition_levels.size()), page_.file_offset);
   }
   // v1: the levels lead the stream, length-prefixed; copy them out so the window can move on.
-  STRATA_ASSIGN_OR_RETURN(int64_t available, EnsureWindow(4));
-  if (available < 4) return Status::Corrupt("page at offset {}: no room for definition levels", page_.file_offset);
-  uint32_t length;
-  std::memcpy(&length, window_.data() + window_begin_, 4);
+  STRATA_ASSIGN_OR_RETURN(const uint32_t length, NextWindowRecord("definition levels"));
   const int64_t total = 4 + static_cast<int64_t>(length);
-  if (total > page_.stream_bytes) {
-    return Status::Corrupt("page at offset {}: definition levels of {} bytes exceed the page ({} bytes)",
-                           page_.file_offset, length, page_.stream_bytes);
-  }
-  STRATA_ASSIGN_OR_RETURN(available, EnsureWindow(total));
-  if (available < total) return Status::Corrupt("page at offset {}: definition levels cut short", page_.file_offset);
   STRATA_RETURN_NOT_OK(levels_copy_.Resize(total));
   std::memcpy(levels_copy_.mutable_data(), window_.data() + window_begin_, static_cast<size_t>(total));
   window_begin_ += total;
@@ -589,19 +684,8 @@ Status ColumnReader::DecodeByteArraysStreamed(int64_t slot, int64_t count, const
     using Offset = std::remove_pointer_t<decltype(offsets)>;
     for (int64_t i = 0; i < count; ++i) {
       if (validity == nullptr || IsBitSet(validity, slot + i)) {
-        STRATA_ASSIGN_OR_RETURN(int64_t available, EnsureWindow(4));
-        if (available < 4) return Status::Corrupt("page at offset {}: PLAIN byte arrays end early", page_.file_offset);
-        uint32_t length;
-        std::memcpy(&length, window_.data() + window_begin_, 4);
+        STRATA_ASSIGN_OR_RETURN(const uint32_t length, NextWindowRecord("a PLAIN byte array"));
         const int64_t total = 4 + static_cast<int64_t>(length);
-        if (total > page_.stream_bytes) {
-          return Status::Corrupt("page at offset {}: a byte array of {} bytes exceeds the page ({} bytes)",
-                                 page_.file_offset, length, page_.stream_bytes);
-        }
-        STRATA_ASSIGN_OR_RETURN(available, EnsureWindow(total));
-        if (available < total) {
-          return Status::Corrupt("page at offset {}: a byte array of {} bytes is cut short", page_.file_offset, length);
-        }
         if (!large_offsets_ && position + length > offset_limit_) {
           if (position == 0) return OneRowPastOffsetLimit(offset_limit_, length);
           // Pending, unread: the value stays in the window for the next batch.

@@ -3,7 +3,7 @@
 // PageReader (pages) and the file reader (record batches): levels -> validity bitmap, values ->
 // the column's strata type with the logical type applied (INT96 -> timestamp[ns], decimals,
 // narrow integers, float16, fixed-size binary). String and binary columns may also come back as
-// dictionary arrays or as string views (column_reader_outputs.cc).
+// dictionary arrays (DictionaryBatchBuilder) or as string views (ViewBatchBuilder).
 #pragma once
 
 #include <limits>
@@ -16,11 +16,13 @@
 #include "strata/parquet/encoding/dictionary.h"
 #include "strata/parquet/encoding/level_decoder.h"
 #include "strata/parquet/encoding/rle_bit_packed.h"
+#include "strata/parquet/read/dictionary_batch_builder.h"
 #include "strata/parquet/read/leaf_decoder.h"
 #include "strata/parquet/read/page_reader.h"
 #include "strata/parquet/schema.h"
 #include "strata/parquet/read/value_conversion.h"
 #include "strata/parquet/read/value_decoder.h"
+#include "strata/parquet/read/view_batch_builder.h"
 
 namespace strata::parquet {
 
@@ -93,29 +95,23 @@ class ColumnReader {
   // Streamed pages: makes at least `min_bytes` of the page's remaining bytes addressable at
   // window_begin_ (fewer only at the page's end); returns how many are.
   Result<int64_t> EnsureWindow(int64_t min_bytes);
+  // Streamed pages: makes the next length-prefixed record (`what`, for messages) addressable
+  // at window_begin_, whole; returns its length (the 4-byte prefix not counted).
+  Result<uint32_t> NextWindowRecord(const char* what);
   Status StartStreamedPage();
   Status DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
   std::string Where() const;
   // `what` names the array in messages ("batch", "dictionary").
   Status ValidateUtf8Values(const ArrayData& batch, const char* what = "batch") const;
 
-  // Dictionary and view outputs (column_reader_outputs.cc).
-  // The dictionary page's entries as a string/binary array whose data buffer is the
-  // dictionary's own bytes (zero-copy, keeps the dictionary alive); once per chunk.
-  Status MakeDictionaryArray();
-  Status StartOutputBatch(int64_t rows);
+  // Dictionary and view outputs.
+  // The dictionary page's entry bytes, zero-copy (the buffer keeps the dictionary alive), for
+  // views into them and as the dictionary array's data; once per chunk.
+  Status ShareDictionary();
   Status DecodeDictionaryIndices(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
   Status DecodeViewRange(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
   Result<ArrayDataPtr> FinishDictionaryBatch(int64_t rows, std::shared_ptr<Buffer> validity);
   Result<ArrayDataPtr> FinishViewBatch(int64_t rows, std::shared_ptr<Buffer> validity);
-  // Appends dense values to the batch-local dictionary extension.
-  template <typename Offset>
-  Status AppendExtension(const ByteArrayView* views, int64_t n);
-  // The batch's data buffer index of the current page's value bytes (kept, or copied where the
-  // page reader cannot hand them over).
-  Result<int32_t> PageBufferIndex();
-  // Room for `bytes` more bytes in the batch's copy buffer (a new one past 2 GiB); its index.
-  Result<int32_t> CopyBufferIndex(int64_t bytes);
 
   const ColumnDescriptor& column_;
   const ColumnMetaData& metadata_;
@@ -180,30 +176,9 @@ class ColumnReader {
   int64_t page_values_size_ = 0;
   bool page_dictionary_coded_ = false;
   std::shared_ptr<Buffer> dictionary_bytes_;  // the dictionary's entry bytes, back to back
-  ArrayDataPtr dictionary_array_;             // kByteArrayDictionary: the chunk's dictionary
   RleBitPackedDecoder index_decoder_;         // kByteArrayDictionary: dictionary-coded pages
-  // Batch-local dictionary extension (values of pages that are not dictionary-coded), and the
-  // ranges of batch slots [first, first + count) whose indices refer to it.
-  std::shared_ptr<ResizableBuffer> extension_offsets_;
-  std::shared_ptr<ResizableBuffer> extension_data_;
-  std::vector<std::shared_ptr<ResizableBuffer>> extension_pieces_;  // full pieces before extension_data_
-  int64_t extension_length_ = 0;
-  bool batch_used_dictionary_ = false;
-  std::vector<std::pair<int64_t, int64_t>> extension_ranges_;
-  // kByteArrayView: the batch's data buffers; indices of the current page's copy and of the
-  // dictionary bytes among them (-1: not yet in this batch).
-  std::vector<std::shared_ptr<Buffer>> view_buffers_;
-  int32_t page_buffer_index_ = -1;
-  int32_t dictionary_buffer_index_ = -1;
-  int32_t copy_buffer_index_ = -1;
-  std::shared_ptr<ResizableBuffer> copy_buffer_;  // values copied out (DELTA_BYTE_ARRAY, ...)
-  // The current page's value bytes as the batches' data buffer (set on first use), and the
-  // last page copy (pages the reader cannot hand over), reused once no array refers to it.
-  // page_share_ is dropped before the next page is read, so the page reader may reuse the
-  // page's buffer when no batch kept it.
-  std::shared_ptr<Buffer> page_share_;
-  bool page_shared_ = false;
-  std::shared_ptr<ResizableBuffer> page_copy_;
+  std::unique_ptr<DictionaryBatchBuilder> dictionary_out_;  // kByteArrayDictionary
+  ViewBatchBuilder view_out_;                               // kByteArrayView
 };
 
 }  // namespace strata::parquet

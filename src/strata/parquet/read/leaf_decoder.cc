@@ -138,4 +138,19 @@ Status LeafDecoder::OutOfRange(const uint8_t* physical, int64_t dense, int64_t s
   return Int96OutOfRange(value, output_type_->unit(), where);
 }
 
+Status StartPageLevels(const Page& page, bool repetition, int16_t max_level, LevelDecoder* levels,
+                       const uint8_t** data, int64_t* size) {
+  if (page.type == PageType::kDataPage) {
+    const Encoding encoding = repetition ? page.repetition_level_encoding : page.definition_level_encoding;
+    STRATA_ASSIGN_OR_RETURN(const int64_t used,
+                            levels->SetDataV1(encoding, max_level, page.num_values, *data, *size, page.file_offset));
+    *data += used;
+    *size -= used;
+    return Status::OK();
+  }
+  const std::span<const uint8_t> bytes = repetition ? page.repetition_levels : page.definition_levels;
+  return levels->SetDataV2(max_level, page.num_values, bytes.data(), static_cast<int64_t>(bytes.size()),
+                           page.file_offset);
+}
+
 }  // namespace strata::parquet

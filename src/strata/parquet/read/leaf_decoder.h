@@ -20,6 +20,7 @@
 #include "strata/memory/buffer.h"
 #include "strata/parquet/decimal_text.h"
 #include "strata/parquet/encoding/dictionary.h"
+#include "strata/parquet/encoding/level_decoder.h"
 #include "strata/parquet/read/page_reader.h"
 #include "strata/parquet/read/value_conversion.h"
 #include "strata/parquet/read/value_decoder.h"
@@ -155,5 +156,11 @@ Status LeafDecoder::DecodeFixedWidth(uint8_t* values, int64_t slot, int64_t coun
   SpreadValues(out, output_width_, validity, slot, count, non_null);
   return Status::OK();
 }
+
+// Points `levels` at the data page's repetition (`repetition`) or definition levels, whose
+// maximum is `max_level` (> 0): a v1 page's lead its values, which `*data` and `*size` then
+// skip; a v2 page's lie apart.
+Status StartPageLevels(const Page& page, bool repetition, int16_t max_level, LevelDecoder* levels,
+                       const uint8_t** data, int64_t* size);
 
 }  // namespace strata::parquet

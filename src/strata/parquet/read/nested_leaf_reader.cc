@@ -39,8 +39,7 @@ NestedLeafReader::NestedLeafReader(const ColumnDescriptor& column, const ColumnM
       leaf_(column, pool),
       views_(pool),
       offset_limit_(OffsetLimit()),
-      carry_def_(pool),
-      carry_rep_(pool),
+      carry_(pool, column.max_repetition_level > 0, slot_def),
       prefix_def_(pool),
       prefix_rep_(pool) {}
 
@@ -84,8 +83,8 @@ Status NestedLeafReader::Init() {
 
 int64_t NestedLeafReader::memory_size() const {
   int64_t total = pages_->memory_size() + page_def_.capacity() + page_rep_.capacity() + batch_def_.capacity() +
-                  batch_rep_.capacity() + leaf_.memory_size() + views_.capacity() + carry_def_.capacity() +
-                  carry_rep_.capacity() + prefix_def_.capacity() + prefix_rep_.capacity();
+                  batch_rep_.capacity() + leaf_.memory_size() + views_.capacity() + carry_.memory_size() +
+                  prefix_def_.capacity() + prefix_rep_.capacity();
   return total;
 }
 
@@ -114,32 +113,14 @@ Result<bool> NestedLeafReader::NextDataPage() {
     int64_t size = static_cast<int64_t>(page_.values.size());
     const bool v1 = page_.type == PageType::kDataPage;
     if (column_.max_repetition_level > 0) {
-      if (v1) {
-        STRATA_ASSIGN_OR_RETURN(const int64_t used,
-                                repetition_decoder_.SetDataV1(page_.repetition_level_encoding,
-                                                              column_.max_repetition_level, n, data, size, offset));
-        data += used;
-        size -= used;
-      } else {
-        STRATA_RETURN_NOT_OK(repetition_decoder_.SetDataV2(column_.max_repetition_level, n,
-                                                           page_.repetition_levels.data(),
-                                                           static_cast<int64_t>(page_.repetition_levels.size()), offset));
-      }
+      STRATA_RETURN_NOT_OK(
+          StartPageLevels(page_, /*repetition=*/true, column_.max_repetition_level, &repetition_decoder_, &data, &size));
       STRATA_RETURN_NOT_OK(repetition_decoder_.Decode(page_rep_.mutable_data_as<int16_t>(), n));
     }
     int16_t* def = page_def_.mutable_data_as<int16_t>();
     if (column_.max_definition_level > 0) {
-      if (v1) {
-        STRATA_ASSIGN_OR_RETURN(const int64_t used,
-                                definition_decoder_.SetDataV1(page_.definition_level_encoding,
-                                                              column_.max_definition_level, n, data, size, offset));
-        data += used;
-        size -= used;
-      } else {
-        STRATA_RETURN_NOT_OK(definition_decoder_.SetDataV2(column_.max_definition_level, n,
-                                                           page_.definition_levels.data(),
-                                                           static_cast<int64_t>(page_.definition_levels.size()), offset));
-      }
+      STRATA_RETURN_NOT_OK(
+          StartPageLevels(page_, /*repetition=*/false, column_.max_definition_level, &definition_decoder_, &data, &size));
       STRATA_RETURN_NOT_OK(definition_decoder_.Decode(def, n));
     } else {
       std::memset(def, 0, static_cast<size_t>(n) * 2);
@@ -328,8 +309,8 @@ Result<int64_t> NestedLeafReader::ReadRows(int64_t rows) {
   rows = std::max<int64_t>(rows, 0);
   ended_early_ = false;
   batch_from_carry_ = false;
-  if (carry_rows_ > 0) return ReadCarriedRows(rows);
-  carry_values_.reset();  // the last carried batch can no longer be given back
+  if (carry_.rows() > 0) return ReadCarriedRows(rows);
+  carry_.ReleaseValues();  // the last carried batch can no longer be given back
   {
     auto status = StartBatch(rows);
     if (!status.ok()) return status.WithContext(Where());
@@ -512,15 +493,8 @@ Status NestedLeafReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t n
     // The batch's last range when cut: exactly, rather than doubling toward 4 GiB.
     STRATA_RETURN_NOT_OK(cut ? data_->Reserve(needed) : data_->GrowForAppend(needed));
   }
-  int64_t position = data_->size();
-  if (large_offsets_) {
-    WriteByteArrays(views, validity, slot, count, non_null, values_->mutable_data_as<int64_t>(), data_->mutable_data(),
-                    &position);
-  } else {
-    WriteByteArrays(views, validity, slot, count, non_null, values_->mutable_data_as<int32_t>(), data_->mutable_data(),
-                    &position);
-  }
-  data_->set_size(position);
+  AppendByteArraysAtSlots(views, validity, slot, count, non_null, large_offsets_, values_->mutable_data(),
+                          data_.get());
   return Status::OK();
 }
 
@@ -537,6 +511,155 @@ Status NestedLeafReader::FinishBatch() {
       values_array_ = ArrayData::Make(output_type_, slots_, {validity, values_}, null_count_);
       return Status::OK();
   }
+}
+
+// ---- batch ends ------------------------------------------------------------------------------
+// A string or binary leaf with 32-bit offsets ends its batch before 2 GiB at a row start
+// (CutBeforeOffsetLimit, by the rule of offset_limit.h that flat columns follow too), or before
+// a row begun on an earlier page, which then opens the next batch (CutBeforeContinuedRow,
+// AppendPrefix); a leaf that read further than another leaf of its field gives the extra rows
+// back and hands them out first (GiveBack, ReadCarriedRows, CarriedRows).
+
+Result<int64_t> NestedLeafReader::ReadCarriedRows(int64_t rows) {
+  auto taken = carry_.Take(rows);
+  if (!taken.ok()) return taken.status().WithContext(Where());
+  values_array_ = std::move(taken->values);
+  def_out_ = taken->def;
+  rep_out_ = taken->rep;
+  batch_levels_ = taken->levels;
+  batch_rows_ = taken->rows;
+  batch_from_carry_ = true;
+  ended_early_ = taken->rows < rows;
+  return taken->rows;
+}
+
+Status NestedLeafReader::GiveBack(int64_t rows) {
+  if (rows >= batch_rows_) return Status::OK();
+  if (!offset_limited() || rows < 0) {
+    return Status::Invalid("{}: only a leaf of 32-bit byte arrays gives rows back", Where());
+  }
+  const int64_t level = RowStart(rep_levels(), batch_levels_, rows);
+  const int64_t slots = SlotsBefore(def_out_, level, slot_def_);
+  if (batch_from_carry_) {
+    // The batch was the carry's next rows: they are its next rows again.
+    carry_.Untake(batch_levels_ - level, values_array_->length - slots, batch_rows_ - rows);
+  } else {
+    STRATA_RETURN_NOT_OK(carry_.Keep(def_out_, rep_out_, level, batch_levels_, values_array_, slots, batch_rows_ - rows));
+  }
+  STRATA_ASSIGN_OR_RETURN(values_array_, SliceByteArrays(*values_array_, 0, slots, pool_));
+  batch_levels_ = level;
+  batch_rows_ = rows;
+  return Status::OK();
+}
+
+Status NestedLeafReader::CutBeforeOffsetLimit(const ByteArrayView* views, int64_t* count, int64_t* non_null,
+                                              int64_t* total) {
+  // The last row start of the range before which the batch's bytes stay within the limit.
+  const int16_t* def = page_def_.data_as<int16_t>() + range_begin_;
+  const int16_t* rep = column_.max_repetition_level > 0 ? page_rep_.data_as<int16_t>() + range_begin_ : nullptr;
+  const int16_t max_def = column_.max_definition_level;
+  const RangeCut kept =
+      KeepWithinOffsetLimit(range_end_ - range_begin_, views, data_->size(), offset_limit_, [&](int64_t i) {
+        return RangeEntry{rep == nullptr || rep[i] == 0, def[i] >= slot_def_, def[i] == max_def};
+      });
+  if (!kept.at_row_start) return CutBeforeContinuedRow(views, count, non_null, total);
+  const int64_t earlier_levels = batch_levels_ - (range_end_ - range_begin_);
+  if (kept.entries == 0 && earlier_levels == 0) return OneRowPastOffsetLimit(offset_limit_);
+  // The levels from the cut on leave the batch; their values, decoded, wait for the next one.
+  // (Values decoded ahead by an earlier cut and not in this range stay pending after them.)
+  const int64_t cut = range_begin_ + kept.entries;
+  const int64_t dropped_slots = *count - kept.slots;
+  null_count_ -= dropped_slots - (*non_null - kept.values);
+  slots_ -= dropped_slots;
+  batch_levels_ -= range_end_ - cut;
+  STRATA_RETURN_NOT_OK(EndBatchAt(cut, views, kept.values, *non_null));
+  *count = kept.slots;
+  *non_null = kept.values;
+  *total = kept.bytes;
+  return Status::OK();
+}
+
+Status NestedLeafReader::CutBeforeContinuedRow(const ByteArrayView* views, int64_t* count, int64_t* non_null,
+                                               int64_t* total) {
+  // The row that does not fit began in an earlier range of this batch: the batch ends before
+  // its first level. It must not be the batch's first row (then it alone passes the limit).
+  const int64_t range_levels = range_end_ - range_begin_;
+  const int64_t before = batch_levels_ - range_levels;
+  const int16_t* def = batch_def_.data_as<int16_t>();
+  const int16_t* rep = batch_rep_.data_as<int16_t>();
+  int64_t start = before - 1;
+  while (start > 0 && rep[start] != 0) --start;
+  if (start <= 0) return OneRowPastOffsetLimit(offset_limit_);
+  // The row's levels and its values so far (slots [first, slots before this range)) become the
+  // prefix; the bytes stay in data_, which the batch's array keeps.
+  const int64_t range_slots = *count;
+  const int64_t slots_before = slots_ - range_slots;
+  const int64_t first = SlotsBefore(def, start, slot_def_);
+  const int64_t levels = before - start;
+  STRATA_RETURN_NOT_OK(prefix_def_.ReserveDiscardingContents(levels * 2));
+  std::memcpy(prefix_def_.mutable_data(), def + start, static_cast<size_t>(levels) * 2);
+  STRATA_RETURN_NOT_OK(prefix_rep_.ReserveDiscardingContents(levels * 2));
+  std::memcpy(prefix_rep_.mutable_data(), rep + start, static_cast<size_t>(levels) * 2);
+  prefix_levels_ = levels;
+  const auto so_far = ArrayData::Make(output_type_, slots_before, {validity_, values_, data_}, kUnknownNullCount);
+  STRATA_ASSIGN_OR_RETURN(prefix_values_, SliceByteArrays(*so_far, first, slots_before - first, pool_));
+  // The batch ends before the row: its levels, slots, nulls and bytes.
+  const int64_t end_bytes = values_->data_as<int32_t>()[first];
+  batch_levels_ = start;
+  slots_ = first;
+  null_count_ = validity_ ? first - bit_util::CountSetBits(validity_->data(), 0, first) : 0;
+  data_->set_size(end_bytes);
+  // This range's values wait, decoded, for the next batch, which reads it again after the prefix.
+  STRATA_RETURN_NOT_OK(EndBatchAt(range_begin_, views, 0, *non_null));
+  cut_before_prefix_ = true;
+  *count = 0;
+  *non_null = 0;
+  *total = 0;
+  return Status::OK();
+}
+
+Status NestedLeafReader::EndBatchAt(int64_t level, const ByteArrayView* views, int64_t kept, int64_t non_null) {
+  if (pending_views_ == 0) pending_end_ = range_end_;
+  pending_view_ = (views - views_.data_as<ByteArrayView>()) + kept;
+  pending_views_ += non_null - kept;
+  cut_level_ = level;
+  later_bytes_ = 0;
+  STRATA_RETURN_NOT_OK(values_->Resize((slots_ + 1) * static_cast<int64_t>(sizeof(int32_t))));
+  if (validity_) STRATA_RETURN_NOT_OK(validity_->Resize(bit_util::BytesForBits(slots_)));
+  return Status::OK();
+}
+
+Status NestedLeafReader::AppendPrefix() {
+  const int64_t levels = prefix_levels_;
+  STRATA_RETURN_NOT_OK(GrowTo(&batch_def_, (batch_levels_ + levels) * 2, false));
+  std::memcpy(batch_def_.mutable_data_as<int16_t>() + batch_levels_, prefix_def_.data(), static_cast<size_t>(levels) * 2);
+  STRATA_RETURN_NOT_OK(GrowTo(&batch_rep_, (batch_levels_ + levels) * 2, false));
+  std::memcpy(batch_rep_.mutable_data_as<int16_t>() + batch_levels_, prefix_rep_.data(), static_cast<size_t>(levels) * 2);
+  batch_levels_ += levels;
+  const ArrayData& prefix = *prefix_values_;
+  const int64_t slots = prefix.length;
+  const int64_t first_slot = slots_;
+  STRATA_RETURN_NOT_OK(ReserveSlots(first_slot + slots));
+  if (validity_) {
+    const uint8_t* bits = prefix.buffers[0] ? prefix.buffers[0]->data() : nullptr;
+    if (bits) {
+      bit_util::CopyBitmap(bits, 0, slots, validity_->mutable_data(), first_slot);
+    } else {
+      bit_util::SetBitsTo(validity_->mutable_data(), first_slot, slots, true);
+    }
+  }
+  null_count_ += prefix.null_count;
+  const auto* offsets = prefix.buffers[1]->data_as<int32_t>();
+  const int64_t bytes = offsets[slots];
+  const int64_t base = data_->size();
+  STRATA_RETURN_NOT_OK(data_->Reserve(base + bytes));
+  data_->UnsafeAppend(prefix.buffers[2]->data(), bytes);
+  auto* out = values_->mutable_data_as<int32_t>() + first_slot;
+  for (int64_t i = 0; i <= slots; ++i) out[i] = static_cast<int32_t>(base + offsets[i]);
+  slots_ += slots;
+  prefix_levels_ = 0;
+  prefix_values_.reset();
+  return Status::OK();
 }
 
 }  // namespace strata::parquet

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "strata/array/array_data.h"
+#include "strata/parquet/read/carried_rows.h"
 #include "strata/parquet/encoding/dictionary.h"
 #include "strata/parquet/encoding/level_decoder.h"
 #include "strata/parquet/read/leaf_decoder.h"
@@ -45,7 +46,7 @@ class NestedLeafReader {
   // Whether the last ReadRows returned fewer rows than asked though the chunk has more.
   bool ended_early() const { return ended_early_; }
   // Whether ReadRows may end early: a leaf of 32-bit byte arrays, or one carrying rows.
-  bool may_end_early() const { return offset_limited() || carry_rows_ > 0; }
+  bool may_end_early() const { return offset_limited() || carry_.rows() > 0; }
   // Keeps the first `rows` rows of the last ReadRows and carries the others to the next
   // calls (their levels are copied, their values kept and handed out as compact arrays):
   // another leaf of the field ended its batch earlier. Only for a leaf that may_end_early().
@@ -186,15 +187,8 @@ class NestedLeafReader {
   int64_t pending_end_ = 0;
   int64_t pending_view_ = 0;
   int64_t pending_views_ = 0;
-  // Rows given back (GiveBack): their levels from carry_level_ on, their values, slots from
-  // carry_slot_ on of carry_values_; whether the last batch came from them.
-  ResizableBuffer carry_def_;
-  ResizableBuffer carry_rep_;
-  int64_t carry_levels_ = 0;
-  int64_t carry_level_ = 0;
-  ArrayDataPtr carry_values_;
-  int64_t carry_slot_ = 0;
-  int64_t carry_rows_ = 0;
+  // Rows given back (GiveBack), and whether the last batch came from them.
+  CarriedRows carry_;
   bool batch_from_carry_ = false;
   int64_t batch_rows_ = 0;
   // The row a cut left unfinished (CutBeforeContinuedRow): its levels and its values so far,

@@ -283,8 +283,7 @@ inline void CopyValue(uint8_t* out, const uint8_t* in, uint32_t length) {
   }
 }
 
-}  // namespace
-
+// AppendByteArraysAtSlots with `Offset` offsets, the values written from `*position` on.
 template <typename Offset>
 void WriteByteArrays(const ByteArrayView* views, const uint8_t* validity, int64_t slot, int64_t count,
                      int64_t non_null, Offset* offsets, uint8_t* data, int64_t* position) {
@@ -310,9 +309,19 @@ void WriteByteArrays(const ByteArrayView* views, const uint8_t* validity, int64_
   *position = pos;
 }
 
-template void WriteByteArrays<int32_t>(const ByteArrayView*, const uint8_t*, int64_t, int64_t, int64_t, int32_t*,
-                                       uint8_t*, int64_t*);
-template void WriteByteArrays<int64_t>(const ByteArrayView*, const uint8_t*, int64_t, int64_t, int64_t, int64_t*,
-                                       uint8_t*, int64_t*);
+}  // namespace
+
+void AppendByteArraysAtSlots(const ByteArrayView* views, const uint8_t* validity, int64_t slot, int64_t count,
+                             int64_t non_null, bool large_offsets, uint8_t* offsets, ResizableBuffer* data) {
+  int64_t position = data->size();
+  if (large_offsets) {
+    WriteByteArrays(views, validity, slot, count, non_null, reinterpret_cast<int64_t*>(offsets), data->mutable_data(),
+                    &position);
+  } else {
+    WriteByteArrays(views, validity, slot, count, non_null, reinterpret_cast<int32_t*>(offsets), data->mutable_data(),
+                    &position);
+  }
+  data->set_size(position);
+}
 
 }  // namespace strata::parquet

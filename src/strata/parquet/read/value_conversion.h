@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "strata/memory/buffer.h"
 #include "strata/parquet/encoding/byte_array.h"
 #include "strata/parquet/schema.h"
 #include "strata/util/result.h"
@@ -71,11 +72,11 @@ inline void BigEndianToDecimal(const uint8_t* in, int64_t length, uint8_t* out, 
 Status ConvertByteArrayDecimals(const ByteArrayView* views, const uint8_t* validity, int64_t slot, int64_t count,
                                 uint8_t* out, int width, const DataType& type);
 
-// Copies the valid slots' values (dense `views`) after `*position` in `data` and writes
-// offsets[slot + 1 + i] for each of the `count` slots; `data` must have room for them all.
-template <typename Offset>
-void WriteByteArrays(const ByteArrayView* views, const uint8_t* validity, int64_t slot, int64_t count,
-                     int64_t non_null, Offset* offsets, uint8_t* data, int64_t* position);
+// Appends the valid slots' values (dense `views`) to `data`, which must have room for them
+// all, and writes offsets[slot + 1 + i] for each of the `count` slots (int64 offsets with
+// `large_offsets`, else int32).
+void AppendByteArraysAtSlots(const ByteArrayView* views, const uint8_t* validity, int64_t slot, int64_t count,
+                             int64_t non_null, bool large_offsets, uint8_t* offsets, ResizableBuffer* data);
 
 inline bool IsBitSet(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
 

@@ -1,9 +1,11 @@
-// WriteByteArrays copies each value exactly: every length a short-value copy handles (and past
+// AppendByteArraysAtSlots copies each value exactly: every length a short-value copy handles (and past
 // it), values packed back to back so that a copy running one byte long or short would show,
 // with and without nulls.
 #include "strata/parquet/read/value_conversion.h"
 
 #include <gtest/gtest.h>
+
+#include <cstring>
 
 #include <string>
 #include <vector>
@@ -11,7 +13,7 @@
 namespace strata::parquet {
 namespace {
 
-TEST(WriteByteArraysTest, CopiesEveryLengthExactly) {
+TEST(AppendByteArraysAtSlotsTest, CopiesEveryLengthExactly) {
   std::string source;
   std::vector<ByteArrayView> views;
   std::vector<uint32_t> lengths;
@@ -31,14 +33,17 @@ TEST(WriteByteArraysTest, CopiesEveryLengthExactly) {
   for (int64_t i = 0; i < count; ++i) validity[static_cast<size_t>((2 * i) >> 3)] |= uint8_t(1u << ((2 * i) & 7));
   for (const bool with_nulls : {false, true}) {
     const int64_t slots = with_nulls ? 2 * count : count;
-    std::vector<uint8_t> data(source.size() + 64, 0xEE);
+    ResizableBuffer data(SystemMemoryPool());
+    ASSERT_TRUE(data.Resize(static_cast<int64_t>(source.size()) + 64).ok());
+    std::memset(data.mutable_data(), 0xEE, source.size() + 64);
+    data.set_size(0);
     std::vector<int32_t> offsets(static_cast<size_t>(slots + 1), 0);
-    int64_t position = 0;
-    WriteByteArrays<int32_t>(views.data(), with_nulls ? validity.data() : nullptr, 0, slots, count, offsets.data(),
-                             data.data(), &position);
+    AppendByteArraysAtSlots(views.data(), with_nulls ? validity.data() : nullptr, 0, slots, count, /*large_offsets=*/false,
+                            reinterpret_cast<uint8_t*>(offsets.data()), &data);
+    const int64_t position = data.size();
     ASSERT_EQ(position, static_cast<int64_t>(source.size()));
-    EXPECT_EQ(std::string(data.begin(), data.begin() + position), source);
-    EXPECT_EQ(data[static_cast<size_t>(position)], 0xEE);  // nothing written past the last value
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(data.data()), static_cast<size_t>(position)), source);
+    EXPECT_EQ(data.data()[position], 0xEE);  // nothing written past the last value
     int64_t end = 0;
     for (int64_t i = 0; i < slots; ++i) {
       const bool valid = !with_nulls || i % 2 == 0;
