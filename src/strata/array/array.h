@@ -174,7 +174,25 @@ inline int32_t Offset(const uint8_t* view) {
   std::memcpy(&n, view + 12, 4);
   return n;
 }
+// The value `view` describes, inline or in one of `array`'s data buffers.
+inline std::string_view Value(const uint8_t* view, const ArrayData& array) {
+  const int32_t n = Length(view);
+  if (n <= kInlineSize) return {reinterpret_cast<const char*>(view + 4), static_cast<size_t>(n)};
+  const Buffer& buffer = *array.buffers[2 + static_cast<size_t>(BufferIndex(view))];
+  return {reinterpret_cast<const char*>(buffer.data()) + Offset(view), static_cast<size_t>(n)};
+}
 }  // namespace view_layout
+
+// Value i of a binary-like ArrayData with `OffsetT` offsets, or of a view array, without
+// wrapping it in an Array (the array's offset applied).
+template <typename OffsetT>
+std::string_view BinaryValueAt(const ArrayData& d, int64_t i) {
+  const OffsetT* offsets = d.buffers[1]->data_as<OffsetT>() + d.offset;
+  return {d.buffers[2]->data_as<char>() + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i])};
+}
+inline std::string_view ViewValueAt(const ArrayData& d, int64_t i) {
+  return view_layout::Value(d.buffers[1]->data() + (d.offset + i) * view_layout::kViewSize, d);
+}
 
 // binary_view / string_view. buffers[1] holds the views; buffers[2...] the data buffers
 // that out-of-line views point into (buffer index 0 is buffers[2]).
@@ -188,13 +206,7 @@ class BinaryViewArray : public Array {
   explicit BinaryViewArray(const Array& array) : BinaryViewArray(array.data()) {}
 
   // Points into the views buffer (inline values) or a data buffer.
-  std::string_view GetView(int64_t i) const {
-    const uint8_t* view = views_ + i * view_layout::kViewSize;
-    const int32_t n = view_layout::Length(view);
-    if (n <= view_layout::kInlineSize) return {reinterpret_cast<const char*>(view + 4), static_cast<size_t>(n)};
-    const Buffer& buffer = *data_->buffers[2 + static_cast<size_t>(view_layout::BufferIndex(view))];
-    return {reinterpret_cast<const char*>(buffer.data()) + view_layout::Offset(view), static_cast<size_t>(n)};
-  }
+  std::string_view GetView(int64_t i) const { return view_layout::Value(views_ + i * view_layout::kViewSize, *data_); }
   std::string GetString(int64_t i) const { return std::string(GetView(i)); }
   // The 16-byte views, offset applied.
   const uint8_t* raw_views() const { return views_; }

@@ -26,19 +26,6 @@ const OffsetT* OffsetsOf(const ArrayData& d) {
   return d.buffers[1]->data_as<OffsetT>() + d.offset;
 }
 
-template <typename OffsetT>
-std::string_view BinaryValue(const ArrayData& d, int64_t i) {
-  const OffsetT* offsets = OffsetsOf<OffsetT>(d);
-  return {d.buffers[2]->data_as<char>() + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i])};
-}
-
-std::string_view ViewValue(const ArrayData& d, int64_t i) {
-  const uint8_t* view = d.buffers[1]->data() + (d.offset + i) * view_layout::kViewSize;
-  const int32_t n = view_layout::Length(view);
-  if (n <= view_layout::kInlineSize) return {reinterpret_cast<const char*>(view + 4), static_cast<size_t>(n)};
-  const Buffer& data = *d.buffers[2 + static_cast<size_t>(view_layout::BufferIndex(view))];
-  return {data.data_as<char>() + view_layout::Offset(view), static_cast<size_t>(n)};
-}
 
 // Compares one valid element of each side (both known non-null).
 bool ElementEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t bi);
@@ -71,12 +58,12 @@ bool ElementEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t b
     case TypeId::kBoolean:
       return bitmap::GetBit(a.buffers[1]->data(), a.offset + ai) == bitmap::GetBit(b.buffers[1]->data(), b.offset + bi);
     case TypeId::kBinary:
-    case TypeId::kString: return BinaryValue<int32_t>(a, ai) == BinaryValue<int32_t>(b, bi);
+    case TypeId::kString: return BinaryValueAt<int32_t>(a, ai) == BinaryValueAt<int32_t>(b, bi);
     case TypeId::kLargeBinary:
-    case TypeId::kLargeString: return BinaryValue<int64_t>(a, ai) == BinaryValue<int64_t>(b, bi);
+    case TypeId::kLargeString: return BinaryValueAt<int64_t>(a, ai) == BinaryValueAt<int64_t>(b, bi);
     case TypeId::kBinaryView:
     case TypeId::kStringView:
-      return ViewValue(a, ai) == ViewValue(b, bi);
+      return ViewValueAt(a, ai) == ViewValueAt(b, bi);
     case TypeId::kList:
     case TypeId::kMap: return ListElementEquals<int32_t>(a, ai, b, bi);
     case TypeId::kLargeList: return ListElementEquals<int64_t>(a, ai, b, bi);

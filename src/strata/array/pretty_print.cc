@@ -102,19 +102,6 @@ void AppendHex(std::string_view s, std::string* out) {
   }
 }
 
-template <typename OffsetT>
-std::string_view BinaryValue(const ArrayData& d, int64_t i) {
-  const OffsetT* offsets = d.buffers[1]->data_as<OffsetT>() + d.offset;
-  return {d.buffers[2]->data_as<char>() + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i])};
-}
-
-std::string_view ViewValue(const ArrayData& d, int64_t i) {
-  const uint8_t* view = d.buffers[1]->data() + (d.offset + i) * view_layout::kViewSize;
-  const int32_t n = view_layout::Length(view);
-  if (n <= view_layout::kInlineSize) return {reinterpret_cast<const char*>(view + 4), static_cast<size_t>(n)};
-  const Buffer& data = *d.buffers[2 + static_cast<size_t>(view_layout::BufferIndex(view))];
-  return {data.data_as<char>() + view_layout::Offset(view), static_cast<size_t>(n)};
-}
 
 class Printer {
  public:
@@ -180,12 +167,12 @@ class Printer {
         out->append(text, value_text::WriteMonthDayNano(value, text));
         break;
       }
-      case TypeId::kString: AppendQuoted(BinaryValue<int32_t>(d, i), out); break;
-      case TypeId::kLargeString: AppendQuoted(BinaryValue<int64_t>(d, i), out); break;
-      case TypeId::kStringView: AppendQuoted(ViewValue(d, i), out); break;
-      case TypeId::kBinary: AppendHex(BinaryValue<int32_t>(d, i), out); break;
-      case TypeId::kLargeBinary: AppendHex(BinaryValue<int64_t>(d, i), out); break;
-      case TypeId::kBinaryView: AppendHex(ViewValue(d, i), out); break;
+      case TypeId::kString: AppendQuoted(BinaryValueAt<int32_t>(d, i), out); break;
+      case TypeId::kLargeString: AppendQuoted(BinaryValueAt<int64_t>(d, i), out); break;
+      case TypeId::kStringView: AppendQuoted(ViewValueAt(d, i), out); break;
+      case TypeId::kBinary: AppendHex(BinaryValueAt<int32_t>(d, i), out); break;
+      case TypeId::kLargeBinary: AppendHex(BinaryValueAt<int64_t>(d, i), out); break;
+      case TypeId::kBinaryView: AppendHex(ViewValueAt(d, i), out); break;
       case TypeId::kFixedSizeBinary: {
         const int width = type.byte_width();
         AppendHex({d.buffers[1]->data_as<char>() + (d.offset + i) * width, static_cast<size_t>(width)}, out);

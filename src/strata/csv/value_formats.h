@@ -184,13 +184,7 @@ struct ViewBytes {
   const uint8_t* views;
   const ArrayData* data;
   explicit ViewBytes(const ArrayData& array) : views(Values<uint8_t>(array, 1)), data(&array) {}
-  std::string_view Get(int64_t i) const {
-    const uint8_t* view = views + i * view_layout::kViewSize;
-    const int32_t length = view_layout::Length(view);
-    if (length <= view_layout::kInlineSize) return {reinterpret_cast<const char*>(view + 4), static_cast<size_t>(length)};
-    const Buffer& buffer = *data->buffers[2 + static_cast<size_t>(view_layout::BufferIndex(view))];
-    return {reinterpret_cast<const char*>(buffer.data()) + view_layout::Offset(view), static_cast<size_t>(length)};
-  }
+  std::string_view Get(int64_t i) const { return view_layout::Value(views + i * view_layout::kViewSize, *data); }
 };
 
 struct FixedBytes {

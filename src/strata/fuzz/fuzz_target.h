@@ -6,11 +6,13 @@
 // src/strata/fuzz/regressions/<name>/ in every build.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "strata/memory/memory_pool.h"
 #include "strata/util/status.h"
@@ -79,6 +81,32 @@ class FuzzInput {
 inline int64_t BatchSize(uint8_t parameter) {
   static constexpr int64_t kSizes[] = {1, 3, 7, 8, 9, 31, 32, 33, 100, 127, 128, 129, 1000, 4096};
   return kSizes[parameter % (sizeof(kSizes) / sizeof(kSizes[0]))];
+}
+
+// Decodes the values of `expected` again with `decoder` (set to the same data) in batches of
+// `batch`, every other batch skipped when `with_skips`, and checks each decoded value against
+// its expected one with `same(got, want)`: batched decodes and skips agree with a whole decode.
+template <typename Got, typename Decoder, typename Want, typename Same>
+void CheckBatchedDecode(Decoder& decoder, const std::vector<Want>& expected, int64_t batch, bool with_skips,
+                        Same same) {
+  const auto wanted = static_cast<int64_t>(expected.size());
+  std::vector<Got> values(static_cast<size_t>(batch));
+  int64_t position = 0;
+  for (int step = 0; position < wanted; ++step) {
+    const int64_t n = std::min(batch, wanted - position);
+    if (with_skips && step % 2 == 1) {
+      auto skipped = decoder.Skip(n);
+      STRATA_FUZZ_CHECK(skipped.ok() && *skipped == n, "Skip fails where Decode succeeded");
+    } else {
+      auto k = decoder.Decode(values.data(), n);
+      STRATA_FUZZ_CHECK(k.ok() && *k == n, "batched Decode fails where a whole Decode succeeded");
+      for (int64_t i = 0; i < n; ++i) {
+        STRATA_FUZZ_CHECK(same(values[static_cast<size_t>(i)], expected[static_cast<size_t>(position + i)]),
+                          "batched decode differs");
+      }
+    }
+    position += n;
+  }
 }
 
 }  // namespace strata::fuzz

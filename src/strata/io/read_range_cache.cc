@@ -195,21 +195,23 @@ Result<bool> ReadRangeCache::WaitForEntry(const std::shared_ptr<Entry>& entry, s
   return true;
 }
 
+Result<std::shared_ptr<Buffer>> ReadRangeCache::CachedRange(int64_t offset, int64_t length) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  std::shared_ptr<Entry> entry = FindEntryLocked(offset, length);
+  if (entry == nullptr) return std::shared_ptr<Buffer>();
+  STRATA_ASSIGN_OR_RETURN(const bool ready, WaitForEntry(entry, lock));
+  if (!ready) return std::shared_ptr<Buffer>();
+  std::shared_ptr<Buffer> buffer = entry->buffer;
+  const int64_t start = offset - entry->range.offset;
+  lock.unlock();
+  hits_.fetch_add(1, std::memory_order_relaxed);
+  bytes_served_.fetch_add(length, std::memory_order_relaxed);
+  return Buffer::Slice(std::move(buffer), start, length);
+}
+
 Result<std::shared_ptr<Buffer>> ReadRangeCache::ReadBufferAt(int64_t offset, int64_t length, MemoryPool* pool) {
-  {
-    std::unique_lock<std::mutex> lock(mutex_);
-    std::shared_ptr<Entry> entry = FindEntryLocked(offset, length);
-    if (entry != nullptr) {
-      STRATA_ASSIGN_OR_RETURN(const bool ready, WaitForEntry(entry, lock));
-      if (ready) {
-        std::shared_ptr<Buffer> buffer = entry->buffer;
-        lock.unlock();
-        hits_.fetch_add(1, std::memory_order_relaxed);
-        bytes_served_.fetch_add(length, std::memory_order_relaxed);
-        return Buffer::Slice(std::move(buffer), offset - entry->range.offset, length);
-      }
-    }
-  }
+  STRATA_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> cached, CachedRange(offset, length));
+  if (cached != nullptr) return cached;
   misses_.fetch_add(1, std::memory_order_relaxed);
   STRATA_ASSIGN_OR_RETURN(auto buffer, source_->ReadBufferAt(offset, length, pool));
   bytes_served_.fetch_add(length, std::memory_order_relaxed);
@@ -217,20 +219,10 @@ Result<std::shared_ptr<Buffer>> ReadRangeCache::ReadBufferAt(int64_t offset, int
 }
 
 Status ReadRangeCache::ReadAt(int64_t offset, int64_t length, uint8_t* out) {
-  {
-    std::unique_lock<std::mutex> lock(mutex_);
-    std::shared_ptr<Entry> entry = FindEntryLocked(offset, length);
-    if (entry != nullptr) {
-      STRATA_ASSIGN_OR_RETURN(const bool ready, WaitForEntry(entry, lock));
-      if (ready) {
-        std::shared_ptr<Buffer> buffer = entry->buffer;
-        lock.unlock();
-        if (length > 0) std::memcpy(out, buffer->data() + (offset - entry->range.offset), static_cast<size_t>(length));
-        hits_.fetch_add(1, std::memory_order_relaxed);
-        bytes_served_.fetch_add(length, std::memory_order_relaxed);
-        return Status::OK();
-      }
-    }
+  STRATA_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> cached, CachedRange(offset, length));
+  if (cached != nullptr) {
+    if (length > 0) std::memcpy(out, cached->data(), static_cast<size_t>(length));
+    return Status::OK();
   }
   misses_.fetch_add(1, std::memory_order_relaxed);
   STRATA_RETURN_NOT_OK(source_->ReadAt(offset, length, out));

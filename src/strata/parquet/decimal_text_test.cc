@@ -214,17 +214,24 @@ TEST(DecimalTextTest, WideDecimalsInAListReadAsText) { CheckWideDecimalsInAList(
 
 TEST(DecimalTextTest, WideDecimalsInAListReadAsLargeText) { CheckWideDecimalsInAList(/*large_binary=*/true); }
 
-// Precision 76 is still decimal256; its statistics keep pruning numerically.
-TEST(DecimalTextTest, Precision76StaysDecimal256) {
+// A file of one FIXED_LEN_BYTE_ARRAY decimal column "d" of `width` bytes holding `values`
+// (decimal text, unscaled), named `name`.
+Result<std::unique_ptr<FileReader>> OneDecimalColumn(int precision, int scale, int width,
+                                                     const std::vector<std::string>& values, const char* name) {
   pt::ColumnOptions column;
   column.name = "d";
   column.physical_type = PhysicalType::kFixedLenByteArray;
-  column.type_length = 32;
-  column.logical_type = pt::DecimalLogicalType(76, 4);
-  auto file = pt::BuildFile(
-      {column}, {pt::ColumnValues::FixedLenByteArrays(32, {TwosComplement("-12345", 32), TwosComplement("1", 32)})}, 10);
-  ASSERT_TRUE(file.ok()) << file.status().ToString();
-  auto reader = FileReader::Open(MakeBufferSource(*file, "d76.parquet"), SystemMemoryPool());
+  column.type_length = width;
+  column.logical_type = pt::DecimalLogicalType(precision, scale);
+  std::vector<std::string> stored;
+  for (const std::string& value : values) stored.push_back(TwosComplement(value, width));
+  STRATA_ASSIGN_OR_RETURN(auto file, pt::BuildFile({column}, {pt::ColumnValues::FixedLenByteArrays(width, stored)}, 10));
+  return FileReader::Open(MakeBufferSource(file, name), SystemMemoryPool());
+}
+
+// Precision 76 is still decimal256; its statistics keep pruning numerically.
+TEST(DecimalTextTest, Precision76StaysDecimal256) {
+  auto reader = OneDecimalColumn(76, 4, 32, {"-12345", "1"}, "d76.parquet");
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   const Field& field = *(*reader)->schema()->field(0);
   EXPECT_EQ(field.type()->id(), TypeId::kDecimal256);
@@ -237,15 +244,7 @@ TEST(DecimalTextTest, Precision76StaysDecimal256) {
 // Text of a decimal column is not in the order of its statistics: a filter on it reads rows
 // (no row group is skipped by comparing text with two's complement bytes).
 TEST(DecimalTextTest, StatisticsDoNotPruneTheText) {
-  pt::ColumnOptions column;
-  column.name = "d";
-  column.physical_type = PhysicalType::kFixedLenByteArray;
-  column.type_length = 40;
-  column.logical_type = pt::DecimalLogicalType(90, 0);
-  auto file = pt::BuildFile(
-      {column}, {pt::ColumnValues::FixedLenByteArrays(40, {TwosComplement("-7", 40), TwosComplement("300", 40)})}, 10);
-  ASSERT_TRUE(file.ok()) << file.status().ToString();
-  auto reader = FileReader::Open(MakeBufferSource(*file, "d90.parquet"), SystemMemoryPool());
+  auto reader = OneDecimalColumn(90, 0, 40, {"-7", "300"}, "d90.parquet");
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   const ColumnDescriptor& descriptor = (*reader)->descriptor().column(0);
   EXPECT_TRUE(IsDecimalTextColumn(descriptor));

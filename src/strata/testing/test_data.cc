@@ -1,5 +1,6 @@
 #include "strata/testing/test_data.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -37,6 +38,22 @@ bool RunningUnderCi() {
 
 std::string ParquetTestingFile(const std::string& relative) {
   return ParquetTestingDir() + "/" + relative;
+}
+
+std::vector<std::string> ParquetFilesIn(const std::string& dir, bool recursive) {
+  std::vector<std::string> files;
+  std::error_code error;
+  if (dir.empty() || !std::filesystem::is_directory(dir, error)) return files;
+  auto add = [&](const std::filesystem::directory_entry& entry) {
+    if (entry.is_regular_file() && entry.path().extension() == ".parquet") files.push_back(entry.path().string());
+  };
+  if (recursive) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) add(entry);
+  } else {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) add(entry);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 std::string ReadFileBytes(const std::string& path) {

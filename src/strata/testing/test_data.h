@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace strata::testing {
 
@@ -16,6 +17,10 @@ std::string ParquetTestingFile(const std::string& relative);
 // missing (see STRATA_REQUIRE_ARROW_TESTING).
 std::string ArrowTestingDir();
 std::string ArrowTestingFile(const std::string& relative);
+
+// The paths of the .parquet files in `dir` (and below it when `recursive`), sorted; none when
+// `dir` is "" or missing.
+std::vector<std::string> ParquetFilesIn(const std::string& dir, bool recursive = false);
 
 // The whole file at `path` as bytes; "" when it cannot be read.
 std::string ReadFileBytes(const std::string& path);

@@ -3,11 +3,13 @@
 // exact reservation ("measure, then copy").
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string_view>
 
 #include "strata/memory/buffer.h"
+#include "strata/util/result.h"
 #include "strata/util/status.h"
 
 namespace strata::parquet {
@@ -47,6 +49,22 @@ Status AppendByteArrays(const ByteArrayView* views, int64_t n, Offset* offsets_o
   }
   data->set_size(pos);
   return Status::OK();
+}
+
+// Skips `count` values of a byte-array decoder that has no cheaper way forward (a value's
+// position or bytes depend on its predecessors) by decoding them into scratch, a batch at a
+// time; returns how many it skipped (fewer at the page's end).
+template <typename Decoder>
+Result<int64_t> SkipByDecoding(Decoder* decoder, int64_t count) {
+  constexpr int64_t kSkipBatch = 256;
+  ByteArrayView scratch[kSkipBatch];
+  int64_t done = 0;
+  while (done < count && decoder->values_left() > 0) {
+    STRATA_ASSIGN_OR_RETURN(const int64_t n, decoder->Decode(scratch, std::min(kSkipBatch, count - done)));
+    if (n == 0) break;
+    done += n;
+  }
+  return done;
 }
 
 }  // namespace strata::parquet

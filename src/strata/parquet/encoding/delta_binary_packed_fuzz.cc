@@ -38,20 +38,7 @@ void FuzzDelta(fuzz::FuzzInput& input) {
 
   DeltaBinaryPackedDecoder<T> pieces;
   STRATA_FUZZ_CHECK(pieces.SetData(data, size).ok());
-  std::vector<T> value(static_cast<size_t>(batch));
-  int64_t position = 0;
-  for (int step = 0; position < wanted; ++step) {
-    const int64_t n = std::min(batch, wanted - position);
-    if (with_skips && step % 2 == 1) {
-      auto skipped = pieces.Skip(n);
-      STRATA_FUZZ_CHECK(skipped.ok() && *skipped == n, "Skip fails where Decode succeeded");
-    } else {
-      auto k = pieces.Decode(value.data(), n);
-      STRATA_FUZZ_CHECK(k.ok() && *k == n, "batched Decode fails where a whole Decode succeeded");
-      for (int64_t i = 0; i < n; ++i) STRATA_FUZZ_CHECK(value[i] == expected[position + i], "batched decode differs");
-    }
-    position += n;
-  }
+  fuzz::CheckBatchedDecode<T>(pieces, expected, batch, with_skips, [](T a, T b) { return a == b; });
   if (wanted < total) return;
 
   DeltaBinaryPackedDecoder<T> skipper;

@@ -106,14 +106,8 @@ Result<int64_t> DeltaByteArrayDecoder::Decode(ByteArrayView* out, int64_t count)
 }
 
 Result<int64_t> DeltaByteArrayDecoder::Skip(int64_t count) {
-  // Values depend on their predecessors, so skipping materialises them in batches.
-  ByteArrayView scratch[kBatch];
-  int64_t done = 0;
-  while (done < count && values_left() > 0) {
-    STRATA_ASSIGN_OR_RETURN(int64_t n, Decode(scratch, std::min(kBatch, count - done)));
-    done += n;
-  }
-  return done;
+  // Values depend on their predecessors: skipping materialises them.
+  return SkipByDecoding(this, count);
 }
 
 Status DeltaByteArrayEncode(MemoryPool* pool, const ByteArrayView* values, int64_t count,

@@ -56,13 +56,8 @@ Result<int64_t> DeltaLengthByteArrayDecoder::Decode(ByteArrayView* out, int64_t 
 }
 
 Result<int64_t> DeltaLengthByteArrayDecoder::Skip(int64_t count) {
-  ByteArrayView scratch[kBatch];
-  int64_t done = 0;
-  while (done < count && values_left() > 0) {
-    STRATA_ASSIGN_OR_RETURN(int64_t n, Decode(scratch, std::min(kBatch, count - done)));
-    done += n;
-  }
-  return done;
+  // A value's position is the sum of the lengths before it.
+  return SkipByDecoding(this, count);
 }
 
 Status DeltaLengthByteArrayEncode(MemoryPool* pool, const ByteArrayView* values, int64_t count,

@@ -42,22 +42,8 @@ void FuzzDeltaLength(fuzz::FuzzInput& input) {
 
   DeltaLengthByteArrayDecoder pieces;
   STRATA_FUZZ_CHECK(pieces.SetData(data, size).ok());
-  std::vector<ByteArrayView> views(static_cast<size_t>(batch));
-  int64_t position = 0;
-  for (int step = 0; position < wanted; ++step) {
-    const int64_t n = std::min(batch, wanted - position);
-    if (with_skips && step % 2 == 1) {
-      auto skipped = pieces.Skip(n);
-      STRATA_FUZZ_CHECK(skipped.ok() && *skipped == n, "Skip fails where Decode succeeded");
-    } else {
-      auto k = pieces.Decode(views.data(), n);
-      STRATA_FUZZ_CHECK(k.ok() && *k == n, "batched Decode fails where a whole Decode succeeded");
-      for (int64_t i = 0; i < n; ++i) {
-        STRATA_FUZZ_CHECK(views[i].view() == expected[position + i].view(), "batched decode differs");
-      }
-    }
-    position += n;
-  }
+  const auto same = [](const ByteArrayView& a, const ByteArrayView& b) { return a.view() == b.view(); };
+  fuzz::CheckBatchedDecode<ByteArrayView>(pieces, expected, batch, with_skips, same);
 
   fuzz::FuzzPool pool;
   {

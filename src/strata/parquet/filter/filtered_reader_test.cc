@@ -359,12 +359,8 @@ TEST(FilteredCorpusTest, EveryReadableFileFiltersLikeTheReference) {
   MemoryPool* pool = SystemMemoryPool();
   int files_checked = 0;
   int predicates_checked = 0;
-  std::vector<std::filesystem::path> paths;
-  for (const auto& entry : std::filesystem::directory_iterator(::strata::testing::ParquetTestingDir() + "/data")) {
-    if (entry.path().extension() == ".parquet") paths.push_back(entry.path());
-  }
-  std::sort(paths.begin(), paths.end());
-  for (const auto& path : paths) {
+  const std::string data = ::strata::testing::ParquetTestingFile("data");
+  for (const std::filesystem::path path : ::strata::testing::ParquetFilesIn(data)) {
     auto file = FileReader::OpenFile(path.string(), pool);
     if (!file.ok()) continue;  // encrypted, corrupt or unsupported: other tests cover them
     auto table = (*file)->ReadTable();

@@ -17,6 +17,16 @@ std::string TempFilePath(const std::string& stem) {
   return (std::filesystem::temp_directory_path() / (stem + "_" + std::to_string(::getpid()) + ".parquet")).string();
 }
 
+// Value `i` of `blob` (binary with `OffsetT` offsets) is `bytes` bytes of `fill`: its length,
+// its first and its last byte.
+template <typename OffsetT>
+void ExpectBlob(const ArrayData& blob, int64_t i, int64_t bytes, int fill) {
+  const auto* offsets = blob.buffers[1]->data_as<OffsetT>() + blob.offset;
+  ASSERT_EQ(offsets[i + 1] - offsets[i], bytes);
+  EXPECT_EQ(blob.buffers[2]->data()[offsets[i]], fill);
+  EXPECT_EQ(blob.buffers[2]->data()[offsets[i + 1] - 1], fill);
+}
+
 testing::ColumnOptions IdColumn() {
   testing::ColumnOptions ids;
   ids.name = "id";
@@ -60,12 +70,9 @@ TEST(LargeValuesTest, BatchesAreCutBeforeTwoGiB) {
       lengths.push_back((*batch)->num_rows());
       const auto& id = *(*batch)->column(0).data();
       const auto& blob = *(*batch)->column(1).data();
-      const auto* offsets = blob.buffers[1]->data_as<int32_t>() + blob.offset;
       for (int64_t i = 0; i < (*batch)->num_rows(); ++i, ++row) {
         EXPECT_EQ(id.buffers[1]->data_as<int64_t>()[id.offset + i], 10 + row);
-        ASSERT_EQ(offsets[i + 1] - offsets[i], kValueBytes);
-        EXPECT_EQ(blob.buffers[2]->data()[offsets[i]], 'a' + row);
-        EXPECT_EQ(blob.buffers[2]->data()[offsets[i + 1] - 1], 'a' + row);
+        ExpectBlob<int32_t>(blob, i, kValueBytes, static_cast<int>('a' + row));
       }
     }
     EXPECT_EQ(row, kValues);
@@ -113,13 +120,8 @@ TEST(LargeValuesTest, NestedValuesPastTwoGiBTakeLargeOffsets) {
     ASSERT_EQ((*table)->schema()->field(0)->type()->ToString(), "list<element: large_binary>");
     ASSERT_EQ((*table)->num_rows(), 1);
     const auto& blob = *(*table)->column(0)->chunk(0).data()->children[0];
-    const auto* offsets = blob.buffers[1]->data_as<int64_t>() + blob.offset;
     ASSERT_EQ(blob.length, 2);
-    for (int i = 0; i < 2; ++i) {
-      ASSERT_EQ(offsets[i + 1] - offsets[i], kValueBytes);
-      EXPECT_EQ(blob.buffers[2]->data()[offsets[i]], 'a' + i);
-      EXPECT_EQ(blob.buffers[2]->data()[offsets[i + 1] - 1], 'a' + i);
-    }
+    for (int i = 0; i < 2; ++i) ExpectBlob<int64_t>(blob, i, kValueBytes, 'a' + i);
   }
   std::remove(path.c_str());
   EXPECT_EQ(pool->bytes_in_use(), 0);
@@ -169,14 +171,10 @@ TEST(LargeValuesTest, NestedDictionaryValuesPastTwoGiBEndTheBatchEarly) {
       const auto& lists = *(*batch)->column(1).data();
       const auto& blob = *lists.children[0];
       const auto* list_offsets = lists.buffers[1]->data_as<int32_t>() + lists.offset;
-      const auto* offsets = blob.buffers[1]->data_as<int32_t>() + blob.offset;
       for (int64_t i = 0; i < (*batch)->num_rows(); ++i, ++row) {
         EXPECT_EQ(id.buffers[1]->data_as<int64_t>()[id.offset + i], 10 + row);
         ASSERT_EQ(list_offsets[i + 1] - list_offsets[i], 1);
-        const int64_t element = list_offsets[i];
-        ASSERT_EQ(offsets[element + 1] - offsets[element], kValueBytes);
-        EXPECT_EQ(blob.buffers[2]->data()[offsets[element]], 'a' + row % 2);
-        EXPECT_EQ(blob.buffers[2]->data()[offsets[element + 1] - 1], 'a' + row % 2);
+        ExpectBlob<int32_t>(blob, list_offsets[i], kValueBytes, static_cast<int>('a' + row % 2));
       }
     }
     EXPECT_EQ(row, kRows);

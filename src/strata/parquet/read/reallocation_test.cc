@@ -49,13 +49,7 @@ std::vector<OutputOption> OutputOptions() {
 }
 
 std::vector<std::string> ParquetFilesUnder(const std::string& root) {
-  std::vector<std::string> files;
-  if (root.empty()) return files;
-  for (const auto& entry : fs::recursive_directory_iterator(root)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".parquet") files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
+  return strata::testing::ParquetFilesIn(root, /*recursive=*/true);
 }
 
 struct ReadOutcome {

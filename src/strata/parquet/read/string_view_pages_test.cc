@@ -22,6 +22,7 @@
 #include "strata/io/random_access_source.h"
 #include "strata/parquet/read/file_reader.h"
 #include "strata/parquet/testing/file_builder.h"
+#include "strata/parquet/testing/same_values.h"
 #include "strata/parquet/testing/random_arrays.h"
 #include "strata/parquet/write/writer_test_util.h"
 #include "strata/testing/test_data.h"
@@ -32,7 +33,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace pt = strata::parquet::testing;
 using codec::CompressionCodec;
-using Strings = std::vector<std::optional<std::string>>;
+using Strings = pt::OptionalStrings;
 
 constexpr int64_t kRows = 6000;
 constexpr int64_t kRowsPerGroup = 2500;
@@ -98,22 +99,6 @@ struct TempFile {
   static inline int counter = 0;
 };
 
-Strings ToStrings(const Array& array) {
-  Strings out;
-  for (int64_t i = 0; i < array.length(); ++i) {
-    if (array.IsNull(i)) {
-      out.push_back(std::nullopt);
-    } else if (array.type_id() == TypeId::kStringView || array.type_id() == TypeId::kBinaryView) {
-      out.push_back(BinaryViewArray(array).GetString(i));
-    } else if (array.type_id() == TypeId::kLargeString || array.type_id() == TypeId::kLargeBinary) {
-      out.push_back(LargeStringArray(array).GetString(i));
-    } else {
-      out.push_back(StringArray(array).GetString(i));
-    }
-  }
-  return out;
-}
-
 // Every batch of column 0, kept; each passes ValidateFull (UTF-8 included).
 std::vector<Array> ReadColumn(FileReader* reader, const BatchReadOptions& options) {
   std::vector<Array> out;
@@ -135,7 +120,7 @@ std::vector<Array> ReadColumn(FileReader* reader, const BatchReadOptions& option
 Strings Concat(const std::vector<Array>& arrays) {
   Strings out;
   for (const Array& array : arrays) {
-    Strings part = ToStrings(array);
+    Strings part = pt::StringValues(array);
     out.insert(out.end(), part.begin(), part.end());
   }
   return out;
@@ -415,7 +400,7 @@ TEST(ViewPagesEncryptedTest, ViewsKeepDecryptedPages) {
             read.string_views = true;
             views = ReadColumn(reader->get(), read);
           }
-          EXPECT_EQ(offsets, ToStrings((*batch)->column(0)));
+          EXPECT_EQ(offsets, pt::StringValues((*batch)->column(0)));
           EXPECT_EQ(Concat(views), offsets);
           for (const Array& view : views) {
             ASSERT_GE(view.data()->buffers.size(), 3u);  // long values in every batch
@@ -436,11 +421,8 @@ TEST(ViewPagesEncryptedTest, ViewsKeepDecryptedPages) {
 // refuses is refused with the same code.
 TEST(ViewPagesCorpusTest, EveryFileEqualsDefaultRead) {
   STRATA_REQUIRE_PARQUET_TESTING();
-  std::vector<std::string> files;
-  for (const auto& entry : fs::recursive_directory_iterator(::strata::testing::ParquetTestingDir())) {
-    if (entry.is_regular_file() && entry.path().extension() == ".parquet") files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
+  const std::vector<std::string> files =
+      ::strata::testing::ParquetFilesIn(::strata::testing::ParquetTestingDir(), /*recursive=*/true);
   ASSERT_GT(files.size(), 50u);
   auto pool = MakeSystemMemoryPool();
   int64_t view_columns = 0;
@@ -465,25 +447,9 @@ TEST(ViewPagesCorpusTest, EveryFileEqualsDefaultRead) {
           continue;
         }
         ASSERT_TRUE(read.ok()) << read.status().ToString();
-        ASSERT_EQ((*read)->num_columns(), (*base)->num_columns());
-        for (int f = 0; f < (*base)->num_columns(); ++f) {
-          const auto& want = (*base)->column(f);
-          const auto& got = (*read)->column(f);
-          ASSERT_EQ(got->num_chunks(), want->num_chunks());
-          for (int k = 0; k < want->num_chunks(); ++k) {
-            const Array& w = want->chunk(k);
-            const Array& g = got->chunk(k);
-            const Status valid = ValidateFull(*g.data());
-            EXPECT_TRUE(valid.ok()) << "field " << f << ": " << valid.ToString();
-            if (w.type_id() == TypeId::kString || w.type_id() == TypeId::kBinary) {
-              EXPECT_TRUE(g.type_id() == TypeId::kStringView || g.type_id() == TypeId::kBinaryView);
-              EXPECT_EQ(ToStrings(g), ToStrings(w)) << "field " << f << ", chunk " << k;
-              ++view_columns;
-            } else {
-              EXPECT_TRUE(g.Equals(w)) << "field " << f << ", chunk " << k;
-            }
-          }
-        }
+        view_columns += pt::ExpectSameValues(**base, **read, [](TypeId id) {
+          return id == TypeId::kStringView || id == TypeId::kBinaryView;
+        });
       }
     }
   }

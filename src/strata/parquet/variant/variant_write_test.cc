@@ -29,11 +29,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ReadAll(FileReader& reader) {
 TEST(VariantWriteTest, ShreddedCorpusWritesBackAsUnshreddedVariant) {
   STRATA_REQUIRE_PARQUET_TESTING();
   const std::string dir = strata::testing::ParquetTestingFile("shredded_variant");
-  std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() == ".parquet") files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
+  const std::vector<std::string> files = strata::testing::ParquetFilesIn(dir);
   int written = 0;
   for (const std::string& path : files) {
     SCOPED_TRACE(path);
