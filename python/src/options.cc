@@ -235,7 +235,8 @@ parquet::SchemaOptions SchemaOptionsFromKwargs(const py::dict& kwargs) {
 }
 
 std::shared_ptr<const parquet::FileDecryptionOptions> DecryptionOptionsFromKwargs(const py::dict& kwargs) {
-  CheckKnown(kwargs, {"footer_key", "column_keys", "aad_prefix", "int96_unit", "storage_options"}, "ParquetFile");
+  CheckKnown(kwargs, {"footer_key", "column_keys", "aad_prefix", "int96_unit", "storage_options", "restore_arrow_schema"},
+             "ParquetFile");
   py::object v;
   auto options = std::make_shared<parquet::FileDecryptionOptions>();
   if (!(v = Get(kwargs, "footer_key")).is_none()) options->footer_key = Secret(v, "footer_key");

@@ -1,6 +1,9 @@
 // strata.ParquetFile's C++ side (_strata.ParquetReader): a FileReader, the file's metadata as a
 // dict, whole reads into strata tables, and streaming batches. Types the Parquet schema cannot
-// express are restored from the writer's ARROW:schema (parquet/read/arrow_schema_restore.h).
+// express come restored from the writer's ARROW:schema by the reader
+// (FileReaderOptions::restore_arrow_schema); numeric dictionaries (pandas Categoricals of
+// numbers), which the reader's batches leave as values, are encoded here: over the whole
+// column in read(), per batch in batches().
 #include <algorithm>
 
 #include "options.h"
@@ -34,12 +37,22 @@ Result<Array> EmptyArray(const TypePtr& type) {
   return Array(data);
 }
 
+// Numbers the ARROW:schema asks to dictionary-encode (FieldRestore::encode), per selected field.
+std::vector<parquet::FieldRestore> EncodedFields(const parquet::FileReader& file, const std::vector<int>& fields) {
+  std::vector<parquet::FieldRestore> out;
+  for (int i : fields) {
+    const parquet::FieldRestore& r = file.arrow_schema_restore()[static_cast<size_t>(i)];
+    out.push_back(r.encode ? r : parquet::FieldRestore{});
+  }
+  return out;
+}
+
 // Streams a file's batches (BatchReader): one batch in memory at a time.
 class BatchIterator {
  public:
   BatchIterator(std::shared_ptr<parquet::FileReader> file, std::unique_ptr<parquet::BatchReader> batches,
-                std::vector<parquet::FieldRestore> restore, SchemaPtr schema)
-      : file_(std::move(file)), batches_(std::move(batches)), restore_(std::move(restore)), schema_(std::move(schema)) {}
+                std::vector<parquet::FieldRestore> encode, SchemaPtr schema)
+      : file_(std::move(file)), batches_(std::move(batches)), encode_(std::move(encode)), schema_(std::move(schema)) {}
 
   PyTable Next() {
     if (!batches_) throw py::stop_iteration();
@@ -52,7 +65,7 @@ class BatchIterator {
     std::vector<std::shared_ptr<ChunkedArray>> columns;
     for (int i = 0; i < batch->num_columns(); ++i) {
       auto column = std::make_shared<ChunkedArray>(batch->column(i).type(), std::vector<Array>{batch->column(i)});
-      columns.push_back(ValueOrThrow(parquet::RestoreColumn(column, restore_[static_cast<size_t>(i)], Pool())));
+      columns.push_back(ValueOrThrow(parquet::RestoreColumn(column, encode_[static_cast<size_t>(i)], Pool())));
     }
     return PyTable(std::make_shared<Table>(schema_, std::move(columns), batch->num_rows()));
   }
@@ -60,7 +73,7 @@ class BatchIterator {
  private:
   std::shared_ptr<parquet::FileReader> file_;  // the batch reader points into it
   std::unique_ptr<parquet::BatchReader> batches_;
-  std::vector<parquet::FieldRestore> restore_;
+  std::vector<parquet::FieldRestore> encode_;  // a dictionary per batch
   SchemaPtr schema_;
 };
 
@@ -70,18 +83,21 @@ class ParquetReader {
     parquet::FileReaderOptions options;
     options.footer.decryption = DecryptionOptionsFromKwargs(keys);
     options.schema = SchemaOptionsFromKwargs(keys);
+    if (keys.contains("restore_arrow_schema")) {
+      options.restore_arrow_schema = keys["restore_arrow_schema"].cast<bool>();
+    }
     options.s3 = S3OptionsFromStorageOptions(keys.contains("storage_options") ? py::object(keys["storage_options"])
                                                                               : py::object(py::none()));
     Result<std::unique_ptr<parquet::FileReader>> opened =
         WithoutGil([&] { return parquet::FileReader::OpenFile(path, Pool(), options); });
     file_ = ValueOrThrow(std::move(opened));
-    restore_ = parquet::PlanArrowSchemaRestore(*file_);
+    // The reader's restored types, and the numeric dictionaries encoded here.
     std::vector<FieldPtr> fields;
-    const Schema& schema = *file_->schema();
+    const Schema& schema = *file_->restored_schema();
     for (int i = 0; i < schema.num_fields(); ++i) {
-      const parquet::FieldRestore& r = restore_[static_cast<size_t>(i)];
+      const parquet::FieldRestore& r = file_->arrow_schema_restore()[static_cast<size_t>(i)];
       FieldPtr field = schema.field(i);
-      if (r.retype) field = field->WithType(r.retype);
+      if (r.encode) field = field->WithType(r.retype);
       fields.push_back(field);
     }
     schema_ = std::make_shared<Schema>(std::move(fields), schema.metadata());
@@ -182,9 +198,9 @@ class ParquetReader {
     });
     std::shared_ptr<Table> table = ValueOrThrow(std::move(read));
     std::vector<std::shared_ptr<ChunkedArray>> out;
+    const std::vector<parquet::FieldRestore> encode = EncodedFields(f, fields);
     for (size_t k = 0; k < fields.size(); ++k) {
-      const parquet::FieldRestore& r = restore_[static_cast<size_t>(fields[k])];
-      out.push_back(ValueOrThrow(parquet::RestoreColumn(table->column(static_cast<int>(k)), r, Pool())));
+      out.push_back(ValueOrThrow(parquet::RestoreColumn(table->column(static_cast<int>(k)), encode[k], Pool())));
     }
     return PyTable(std::make_shared<Table>(schema, std::move(out), table->num_rows()));
   }
@@ -199,15 +215,11 @@ class ParquetReader {
       for (int i = 0; i < schema_->num_fields(); ++i) fields.push_back(i);
     }
     std::vector<FieldPtr> selected;
-    std::vector<parquet::FieldRestore> restore;
-    for (int i : fields) {
-      selected.push_back(schema_->field(i));
-      restore.push_back(restore_[static_cast<size_t>(i)]);
-    }
-    file();  // raises when closed
+    for (int i : fields) selected.push_back(schema_->field(i));
+    std::vector<parquet::FieldRestore> encode = EncodedFields(file(), fields);  // raises when closed
     std::shared_ptr<parquet::FileReader> reader = file_;  // the batches keep the reader alive
     Result<std::unique_ptr<parquet::BatchReader>> opened = WithoutGil([&] { return reader->ReadBatches(options); });
-    return BatchIterator(reader, ValueOrThrow(std::move(opened)), std::move(restore),
+    return BatchIterator(reader, ValueOrThrow(std::move(opened)), std::move(encode),
                          std::make_shared<Schema>(selected, schema_->metadata()));
   }
 
@@ -225,24 +237,12 @@ class ParquetReader {
         options.columns.push_back(index);
       }
     }
-    std::vector<int> all;
-    const std::vector<int>& fields = options.columns.empty() ? all : options.columns;
-    if (options.columns.empty()) {
-      for (int i = 0; i < schema_->num_fields(); ++i) all.push_back(i);
-    }
-    for (int i : fields) {
-      if (restore_[static_cast<size_t>(i)].read_dictionary) {
-        options.read_dictionary = true;
-        options.dictionary_fields.push_back(schema_->field(i)->name());
-      }
-    }
     return options;
   }
 
   std::string path_;
   std::shared_ptr<parquet::FileReader> file_;
-  std::vector<parquet::FieldRestore> restore_;
-  SchemaPtr schema_;
+  SchemaPtr schema_;  // the reader's restored schema, numeric dictionaries included
 };
 
 std::string EncodingText(parquet::Encoding e) {

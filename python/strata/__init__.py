@@ -206,18 +206,21 @@ class ParquetFile:
     """
 
     def __init__(self, path, footer_key=None, column_keys=None, aad_prefix=None, int96_unit=None,
-                 storage_options=None):
+                 storage_options=None, restore_arrow_schema=True):
         """An encrypted file (Parquet modular encryption) opens with its keys: footer_key,
         column_keys ({column path: key}) for columns with keys of their own, aad_prefix when the
         writer did not store it. Keys are bytes (or str, as its UTF-8 bytes). int96_unit: INT96
         timestamps as "ns" (default; a value outside years 1677-2262 fails), "us" or "ms".
         An s3:// path reads with storage_options as s3fs users write them ({"endpoint_url",
         "region", "key", "secret", "token", "anon", "profile", ...}); None: the environment's
-        (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_PROFILE and ~/.aws, ...)."""
+        (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_PROFILE and ~/.aws, ...).
+        restore_arrow_schema: the types an Arrow writer's ARROW:schema records (time zones,
+        durations, categoricals) are restored (default); False: the Parquet types."""
         self.path = os.fspath(path)
         keys = {k: v for k, v in (("footer_key", footer_key), ("column_keys", column_keys),
                                   ("aad_prefix", aad_prefix), ("int96_unit", int96_unit),
                                   ("storage_options", storage_options)) if v is not None}
+        keys["restore_arrow_schema"] = bool(restore_arrow_schema)
         self._reader = _strata.ParquetReader(self.path, keys)
         self._metadata = None
 
@@ -317,18 +320,21 @@ class ParquetFile:
 
 
 def read_parquet(path, columns=None, filter=None, row_groups=None, threads=None, footer_key=None, column_keys=None,
-                 aad_prefix=None, int96_unit=None, storage_options=None, **conversion):
+                 aad_prefix=None, int96_unit=None, storage_options=None, restore_arrow_schema=True, **conversion):
     """A Parquet file (a path, or an s3:// or http(s):// URL) as a DataFrame; see ParquetFile.read.
     threads: None is strata's default (1: decode on the calling thread), 0 every core, n that
-    many threads. Keys of an encrypted file, int96_unit and storage_options: see ParquetFile."""
-    with ParquetFile(path, footer_key, column_keys, aad_prefix, int96_unit, storage_options) as f:
+    many threads. Keys of an encrypted file, int96_unit, storage_options and
+    restore_arrow_schema: see ParquetFile."""
+    with ParquetFile(path, footer_key, column_keys, aad_prefix, int96_unit, storage_options,
+                     restore_arrow_schema) as f:
         return f.read(columns=columns, row_groups=row_groups, filter=filter, threads=threads, **conversion)
 
 
 def read_table(path, columns=None, row_groups=None, threads=None, footer_key=None, column_keys=None, aad_prefix=None,
-               int96_unit=None, storage_options=None):
+               int96_unit=None, storage_options=None, restore_arrow_schema=True):
     """A Parquet file as a strata.Table (strata's arrays, no conversion)."""
-    with ParquetFile(path, footer_key, column_keys, aad_prefix, int96_unit, storage_options) as f:
+    with ParquetFile(path, footer_key, column_keys, aad_prefix, int96_unit, storage_options,
+                     restore_arrow_schema) as f:
         return f.read_table(columns=columns, row_groups=row_groups, threads=threads)
 
 

@@ -43,6 +43,8 @@ extern "C" {
  *   filter=EXPR     only the rows EXPR keeps, in the command line's --filter syntax
  *                   ("a >= 3 AND b IN ('x', 'y')"; no ';'), pruned by statistics,
  *                   dictionaries, Bloom filters and the page index before decoding
+ *   restore_arrow_schema=on|off  types an Arrow writer's ARROW:schema restores: time zones,
+ *                   durations, string dictionaries (default on; off: the Parquet types)
  * The file is opened and its footer read here; pages are read as batches are pulled. */
 int strata_parquet_read(const char* path, const char* options, struct ArrowArrayStream* out);
 

@@ -101,7 +101,8 @@ Status ReadBatchSource(const char* path, const dataset::BatchSourceOptions& opti
 }
 
 Status ParquetRead(const char* path, const char* options, ArrowArrayStream* out) {
-  STRATA_ASSIGN_OR_RETURN(OptionList list, OptionList::Parse(options, {"columns", "threads", "batch_rows", "filter"}));
+  STRATA_ASSIGN_OR_RETURN(OptionList list, OptionList::Parse(options, {"columns", "threads", "batch_rows", "filter",
+                                                                              "restore_arrow_schema"}));
   dataset::BatchSourceOptions read;
   read.format = dataset::InputFormat::kParquet;  // a folder or glob: a dataset of Parquet files
   STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> threads, list.GetInt("threads", 0, kMaxThreads));
@@ -111,6 +112,8 @@ Status ParquetRead(const char* path, const char* options, ArrowArrayStream* out)
   STRATA_ASSIGN_OR_RETURN(auto columns, list.GetList("columns"));
   if (columns) read.columns = std::move(*columns);
   if (std::optional<std::string> text = list.GetString("filter")) read.filter = std::move(*text);
+  STRATA_ASSIGN_OR_RETURN(std::optional<bool> restore, list.GetBool("restore_arrow_schema"));
+  if (restore) read.restore_arrow_schema = *restore;
   return ReadBatchSource(path, read, out);
 }
 

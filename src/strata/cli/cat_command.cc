@@ -23,6 +23,7 @@ struct CatArgs {
   std::string filter;
   std::string pruning = "on";
   bool stats = false;
+  bool no_restore_arrow_schema = false;
   CsvCliOptions csv;
   EncryptionCliOptions encryption;
 };
@@ -34,6 +35,7 @@ Status RunCat(const CatArgs& args) {
   options.columns = args.columns;
   options.filter = args.filter;
   options.pruning = args.pruning == "on";
+  options.restore_arrow_schema = !args.no_restore_arrow_schema;
   if (args.limit >= 0) options.batch_rows = std::max<int64_t>(1, std::min<int64_t>(args.limit, options.batch_rows));
   STRATA_ASSIGN_OR_RETURN(auto batches, OpenBatchSource(args.file, args.csv, options, SystemMemoryPool()));
   int64_t left = args.limit < 0 ? INT64_MAX : args.limit;
@@ -80,6 +82,7 @@ void AddCat(CLI::App& app, CommandAction& action, const char* name, const char* 
       ->check(CLI::NonNegativeNumber);
   AddFilterOptions(sub, &args->filter, &args->pruning);
   sub->add_flag("--stats", args->stats, "With --filter on Parquet: print on stderr what was skipped, and how");
+  AddNoRestoreArrowSchemaFlag(sub, &args->no_restore_arrow_schema);
   AddCsvOptions(sub, &args->csv);
   AddEncryptionOptions(sub, &args->encryption);
   sub->callback([&action, args] { action = [args] { return RunCat(*args); }; });

@@ -46,6 +46,7 @@ struct ConvertArgs {
   std::optional<std::string> csv_null;
   std::string ipc_compression = "none";
   std::string int96_unit = "ns";
+  bool no_restore_arrow_schema = false;
   CsvCliOptions csv;
   EncryptionCliOptions encryption;
   std::vector<CLI::Option*> parquet_only;  // writer options that mean nothing for CSV output
@@ -325,6 +326,7 @@ Status RunConvert(const ConvertArgs& args) {
   SourceOptions read;
   STRATA_ASSIGN_OR_RETURN(read.decryption, MakeDecryptionOptions(args.encryption));
   STRATA_ASSIGN_OR_RETURN(read.schema, ParseInt96Unit(args.int96_unit));
+  read.restore_arrow_schema = !args.no_restore_arrow_schema;
   read.executor = exec::ProcessExecutor(args.threads);  // decoding and encoding share the process's one pool
   read.batch_rows = kConvertBatchRows;
   // No row groups opened ahead: the writer's encoding keeps the pool's threads busy already,
@@ -396,6 +398,7 @@ void RegisterConvertCommand(CLI::App& app, CommandAction& action) {
   args->ipc_compression_option = sub->add_option("--ipc-compression", args->ipc_compression,
                                                  "Arrow IPC output: body compression none (default), lz4 or zstd");
   AddInt96UnitOption(sub, &args->int96_unit);
+  AddNoRestoreArrowSchemaFlag(sub, &args->no_restore_arrow_schema);
   AddCsvOptions(sub, &args->csv);
   AddEncryptionOptions(sub, &args->encryption);
   AddEncryptionWriteOptions(sub, &args->encryption);

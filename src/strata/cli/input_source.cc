@@ -84,6 +84,11 @@ void AddInt96UnitOption(CLI::App* sub, std::string* unit) {
                   "INT96 timestamps as ns (default: years 1677-2262, a value outside fails), us or ms (Spark's range)");
 }
 
+CLI::Option* AddNoRestoreArrowSchemaFlag(CLI::App* sub, bool* no_restore) {
+  return sub->add_flag("--no-restore-arrow-schema", *no_restore,
+                       "Parquet types only: no time zones, durations or dictionaries from the file's ARROW:schema");
+}
+
 Result<parquet::SchemaOptions> ParseInt96Unit(const std::string& unit) {
   parquet::SchemaOptions options;
   if (unit == "ns") {

@@ -34,6 +34,10 @@ std::string PruningStatsLine(const parquet::PruningStats& stats);
 void AddInt96UnitOption(CLI::App* sub, std::string* unit);
 Result<parquet::SchemaOptions> ParseInt96Unit(const std::string& unit);
 
+// --no-restore-arrow-schema (reading commands): Parquet input keeps its Parquet types, without
+// the zones, durations and dictionaries restored from an Arrow writer's ARROW:schema.
+CLI::Option* AddNoRestoreArrowSchemaFlag(CLI::App* sub, bool* no_restore);
+
 // Opens `path` (dataset::OpenBatchSource) with the format and CSV options the flags in `csv`
 // give. CSV-only options given for a Parquet input are an error naming the option.
 Result<std::unique_ptr<BatchSource>> OpenBatchSource(const std::string& path, const CsvCliOptions& csv,

@@ -7,6 +7,8 @@
 #include <functional>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "strata/array/pretty_print.h"
 #include "strata/util/utf8.h"
 #include "strata/cli/value_format.h"
@@ -97,6 +99,27 @@ std::optional<Cell> CellAt(const Array& array, int64_t i) {
     case TypeId::kFixedSizeBinary:
       c.text = Hex(a.buffers[1]->data() + (a.offset + i) * type.byte_width(), type.byte_width());
       return c;
+    case TypeId::kDictionary: {
+      // The value the index points to, as a column of the values' type shows it (restored
+      // pandas Categoricals read as dictionaries print like the strings they hold).
+      int64_t index = 0;
+      switch (type.index_type()->id()) {
+        case TypeId::kInt8: index = Load<int8_t>(a, i); break;
+        case TypeId::kInt16: index = Load<int16_t>(a, i); break;
+        case TypeId::kInt32: index = Load<int32_t>(a, i); break;
+        case TypeId::kInt64: index = Load<int64_t>(a, i); break;
+        case TypeId::kUInt8: index = Load<uint8_t>(a, i); break;
+        case TypeId::kUInt16: index = Load<uint16_t>(a, i); break;
+        case TypeId::kUInt32: index = Load<uint32_t>(a, i); break;
+        case TypeId::kUInt64: index = static_cast<int64_t>(Load<uint64_t>(a, i)); break;
+        default: index = -1;
+      }
+      if (a.dictionary == nullptr || index < 0 || index >= a.dictionary->length) {
+        c.text = fmt::format("invalid dictionary index {}", index);
+        return c;
+      }
+      return CellAt(Array(a.dictionary), index);
+    }
     default: {
       // Nested and the rest: the pretty printer's notation of this one value.
       PrettyPrintOptions options;

@@ -103,6 +103,9 @@ std::string SummaryTypeName(const DataType& type) {
     case TypeId::kDate32:
     case TypeId::kDate64: return "date";
     case TypeId::kTimestamp: return fmt::format("timestamp[{}]", TimeUnitName(type.unit()));
+    // A duration (restored from an ARROW:schema, or an IPC input) is stored as a plain INT64:
+    // the contract summarises it as that integer, as every other engine reads it.
+    case TypeId::kDuration: return "int64";
     case TypeId::kTime32:
     case TypeId::kTime64: return fmt::format("time[{}]", TimeUnitName(type.unit()));
     case TypeId::kString:
@@ -566,7 +569,7 @@ class ColumnSummary {
         if (interval_without_parquet_form_) return std::nullopt;
         return FormatBinaryDigest(min ? bytes_min_ : bytes_max_);
       default:
-        if (is_integer(id)) return std::to_string(i);
+        if (is_integer(id) || id == TypeId::kDuration) return std::to_string(i);
         return std::nullopt;
     }
   }

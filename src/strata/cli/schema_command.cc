@@ -1,5 +1,6 @@
 // `strata schema`: the Parquet schema as a tree (repetition, physical and logical types, levels)
-// and the strata schema it maps to; for a CSV file, the detected dialect and header on one line
+// and the strata schema it maps to (with the types restored from an Arrow writer's ARROW:schema,
+// as the reading commands' batches carry them); for a CSV file, the detected dialect and header on one line
 // and the schema inferred from the sample (or given with --schema).
 #include <cstdio>
 
@@ -8,6 +9,7 @@
 #include "strata/cli/input_source.h"
 #include "strata/io/random_access_source.h"
 #include "strata/memory/memory_pool.h"
+#include "strata/parquet/read/arrow_schema_restore.h"
 #include "strata/parquet/schema.h"
 #include "strata/parquet/thrift/footer.h"
 #include "strata/io/location.h"
@@ -17,6 +19,7 @@ namespace {
 
 struct SchemaArgs {
   std::string file;
+  bool no_restore_arrow_schema = false;
   CsvCliOptions csv;
   EncryptionCliOptions encryption;
 };
@@ -45,7 +48,10 @@ Status RunSchema(const SchemaArgs& args) {
   STRATA_ASSIGN_OR_RETURN(auto descriptor, parquet::SchemaDescriptor::Make(footer.metadata.schema, {},
                                                                            key_values ? &*key_values : nullptr));
   std::fputs(descriptor->ToTreeString().c_str(), stdout);
-  std::printf("\nstrata schema:\n%s\n", descriptor->schema()->ToString().c_str());
+  const Schema& schema = *descriptor->schema();
+  const auto plan = args.no_restore_arrow_schema ? std::vector<parquet::FieldRestore>()
+                                                 : parquet::PlanArrowSchemaRestore(footer.metadata, schema);
+  std::printf("\nstrata schema:\n%s\n", parquet::RestoredSchema(schema, plan)->ToString().c_str());
   return Status::OK();
 }
 
@@ -55,6 +61,7 @@ void RegisterSchemaCommand(CLI::App& app, CommandAction& action) {
   auto* sub = app.add_subcommand("schema", "Print a Parquet file's schema as a tree, or a CSV file's inferred schema");
   auto args = std::make_shared<SchemaArgs>();
   sub->add_option("file", args->file, "Parquet or CSV file (.csv, .tsv, .csv.gz, ...)")->required();
+  AddNoRestoreArrowSchemaFlag(sub, &args->no_restore_arrow_schema);
   AddCsvOptions(sub, &args->csv);
   AddEncryptionOptions(sub, &args->encryption);
   sub->callback([&action, args] { action = [args] { return RunSchema(*args); }; });

@@ -243,6 +243,7 @@ parquet::FileReaderOptions ParquetReaderOptions(const BatchSourceOptions& option
   reader.pre_buffer = options.pre_buffer;
   reader.footer.decryption = options.decryption;
   reader.schema = options.schema;
+  reader.restore_arrow_schema = options.restore_arrow_schema;
   return reader;
 }
 

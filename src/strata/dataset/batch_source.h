@@ -88,6 +88,7 @@ struct BatchSourceOptions {
   std::optional<int64_t> read_ahead_bytes;
   std::shared_ptr<const parquet::FileDecryptionOptions> decryption;  // keys of encrypted files
   parquet::SchemaOptions schema;  // INT96's unit
+  bool restore_arrow_schema = true;  // parquet::FileReaderOptions::restore_arrow_schema
 
   // CSV only (TSV: a tab delimiter unless csv.parse.delimiter says otherwise). batch_rows,
   // executor and columns above replace csv.read's and csv.convert's.

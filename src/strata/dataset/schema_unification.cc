@@ -68,7 +68,7 @@ Result<FileSummary> ReadSummary(const std::string& path, const parquet::FileRead
   if (!opened.ok()) return opened.status().WithContext("dataset: reading the footer of '" + path + "'");
   const parquet::FileReader& reader = **opened;
   FileSummary summary;
-  summary.schema = reader.schema();
+  summary.schema = reader.restored_schema();  // the types its batches carry
   summary.num_rows = reader.num_rows();
   summary.num_row_groups = reader.num_row_groups();
   const parquet::SchemaDescriptor& descriptor = reader.descriptor();

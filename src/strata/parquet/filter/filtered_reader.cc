@@ -94,8 +94,9 @@ Result<std::unique_ptr<FilteredBatchReader>> FilteredBatchReader::Make(FileReade
                              file_schema.num_fields());
     }
   }
+  // The restored types (the batch reader's own, when it is made below).
   std::vector<FieldPtr> output_schema_fields;
-  for (const int f : output_fields) output_schema_fields.push_back(file_schema.field(f));
+  for (const int f : output_fields) output_schema_fields.push_back(file->restored_schema()->field(f));
 
   // Fields read: the output fields, then those only the filter reads.
   std::vector<int> read_fields = output_fields;
@@ -171,6 +172,12 @@ Result<std::unique_ptr<FilteredBatchReader>> FilteredBatchReader::Make(FileReade
   read_options.columns = read_fields;
   read_options.row_groups = std::move(kept);
   STRATA_ASSIGN_OR_RETURN(impl.reader, file->ReadBatches(read_options));
+  // The batches' types (restored, dictionaries, views), which the output columns keep.
+  std::vector<FieldPtr> read_schema_fields;
+  for (const size_t p : impl.output_positions) {
+    read_schema_fields.push_back(impl.reader->schema()->field(static_cast<int>(p)));
+  }
+  impl.schema = std::make_shared<Schema>(std::move(read_schema_fields), file_schema.metadata());
   if (filter.predicate) {
     filter::LateMaterialization::CandidateRows candidate_rows;
     if (filter.use_page_index) {
@@ -178,9 +185,17 @@ Result<std::unique_ptr<FilteredBatchReader>> FilteredBatchReader::Make(FileReade
       candidate_rows = [pruner](int row_group) { return pruner->CandidateRows(row_group); };
     }
     Impl* state = out->impl_.get();
-    auto select = [state](const std::vector<Array>& columns, int64_t rows) -> Result<expr::Selection> {
+    auto select = [state, filter_positions](const std::vector<Array>& columns,
+                                            int64_t rows) -> Result<expr::Selection> {
+      // The predicate is bound to the file's schema: restored zones and durations evaluate as
+      // the Parquet types they were read as.
+      std::vector<Array> as_file;
+      as_file.reserve(columns.size());
+      for (size_t k = 0; k < columns.size(); ++k) {
+        as_file.push_back(state->reader->AsFileType(filter_positions[k], columns[k]));
+      }
       std::vector<const Array*> by_field(static_cast<size_t>(state->num_file_fields), nullptr);
-      for (size_t k = 0; k < columns.size(); ++k) by_field[static_cast<size_t>(state->filter_fields[k])] = &columns[k];
+      for (size_t k = 0; k < as_file.size(); ++k) by_field[static_cast<size_t>(state->filter_fields[k])] = &as_file[k];
       return expr::Evaluate(*state->filter.predicate, by_field, rows, state->file->pool());
     };
     impl.late = std::make_unique<filter::LateMaterialization>(impl.reader.get(), std::move(filter_positions),

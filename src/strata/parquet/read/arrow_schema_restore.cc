@@ -112,10 +112,9 @@ Result<std::shared_ptr<ChunkedArray>> EncodeColumn(const ChunkedArray& column, c
 
 }  // namespace
 
-std::vector<FieldRestore> PlanArrowSchemaRestore(const FileReader& file) {
-  const Schema& schema = *file.schema();
+std::vector<FieldRestore> PlanArrowSchemaRestore(const FileMetaData& metadata, const Schema& schema) {
   std::vector<FieldRestore> plan(static_cast<size_t>(schema.num_fields()));
-  const std::optional<std::string> encoded = FindKeyValue(file.metadata(), "ARROW:schema");
+  const std::optional<std::string> encoded = FindKeyValue(metadata, "ARROW:schema");
   if (!encoded) return plan;
   Result<std::string> message = Base64Decode(*encoded);
   if (!message.ok()) return plan;
@@ -146,6 +145,17 @@ std::vector<FieldRestore> PlanArrowSchemaRestore(const FileReader& file) {
     }
   }
   return plan;
+}
+
+std::shared_ptr<Schema> RestoredSchema(const Schema& schema, const std::vector<FieldRestore>& plan) {
+  std::vector<FieldPtr> fields;
+  for (int i = 0; i < schema.num_fields(); ++i) {
+    FieldPtr field = schema.field(i);
+    const auto k = static_cast<size_t>(i);
+    if (k < plan.size() && plan[k].retype && !plan[k].encode) field = field->WithType(plan[k].retype);
+    fields.push_back(std::move(field));
+  }
+  return std::make_shared<Schema>(std::move(fields), schema.metadata());
 }
 
 Result<std::shared_ptr<ChunkedArray>> RestoreColumn(const std::shared_ptr<ChunkedArray>& column,

@@ -60,7 +60,7 @@ class ArrowSchemaRestoreTest : public ::testing::Test {
 
 TEST_F(ArrowSchemaRestoreTest, RestoresZonesDurationsAndDictionaries) {
   std::unique_ptr<FileReader> file = Write(true);
-  const std::vector<FieldRestore> plan = PlanArrowSchemaRestore(*file);
+  const std::vector<FieldRestore> plan = file->arrow_schema_restore();
   ASSERT_EQ(plan.size(), 4u);
   ASSERT_NE(plan[0].retype, nullptr);
   EXPECT_EQ(plan[0].retype->ToString(), "timestamp[us, tz=Europe/Paris]");
@@ -94,7 +94,7 @@ TEST_F(ArrowSchemaRestoreTest, RestoresZonesDurationsAndDictionaries) {
 
 TEST_F(ArrowSchemaRestoreTest, WithoutArrowSchemaTheStorageTypesStand) {
   std::unique_ptr<FileReader> file = Write(false);
-  const std::vector<FieldRestore> plan = PlanArrowSchemaRestore(*file);
+  const std::vector<FieldRestore> plan = file->arrow_schema_restore();
   ASSERT_EQ(plan.size(), 4u);
   for (const FieldRestore& r : plan) {
     EXPECT_EQ(r.retype, nullptr);

@@ -89,16 +89,21 @@ Result<std::unique_ptr<BatchReader>> BatchReader::Make(FileReader* file, const B
       if (plan->root().type != field->type()) field = field->WithType(plan->root().type);
       reader->plans_.push_back(std::make_unique<AssemblyPlan>(std::move(*plan)));
       reader->output_types_.push_back(field->type());
+      reader->restore_types_.push_back(nullptr);
       fields.push_back(std::move(field));
       continue;
     }
     reader->plans_.push_back(nullptr);
     TypePtr type = field->type();
     const TypeId id = type->id();
+    const FieldRestore& restore = file->arrow_schema_restore()[static_cast<size_t>(f)];
     if (id == TypeId::kString || id == TypeId::kBinary) {
       if (options.large_binary) type = id == TypeId::kString ? large_utf8() : large_binary();
       const auto& names = options.dictionary_fields;
-      if (options.read_dictionary && (names.empty() || std::find(names.begin(), names.end(), field->name()) != names.end())) {
+      if (restore.read_dictionary) {
+        type = dictionary(int32(), type, restore.retype->ordered());  // the ARROW:schema's order flag
+      } else if (options.read_dictionary &&
+                 (names.empty() || std::find(names.begin(), names.end(), field->name()) != names.end())) {
         type = dictionary(int32(), type);
       } else if (options.string_views) {
         type = id == TypeId::kString ? utf8_view() : binary_view();
@@ -106,6 +111,10 @@ Result<std::unique_ptr<BatchReader>> BatchReader::Make(FileReader* file, const B
       field = std::make_shared<Field>(field->name(), type, field->nullable(), field->metadata());
     }
     reader->output_types_.push_back(type);
+    // A zone or a duration: the values as read, relabelled per batch (RestoreType).
+    reader->restore_types_.push_back(restore.retype && !restore.read_dictionary && !restore.encode ? restore.retype
+                                                                                                      : nullptr);
+    if (reader->restore_types_.back()) field = field->WithType(restore.retype);
     fields.push_back(std::move(field));
   }
   reader->schema_ = std::make_shared<Schema>(std::move(fields), file->schema()->metadata());
@@ -385,7 +394,7 @@ Result<std::shared_ptr<RecordBatch>> BatchReader::ReadRowGroupBatch(OpenedRowGro
         }
         auto data = group->readers[i] ? group->readers[i]->ReadBatch(rows) : group->nested_readers[i]->ReadBatch(rows);
         if (!data.ok()) return data.status();
-        columns[i] = Array(std::move(*data));
+        columns[i] = RestoreType(i, std::move(*data));
         return Status::OK();
       },
       parallel_fields));
@@ -460,6 +469,21 @@ Status BatchReader::ConsumeRowGroup(size_t position, bool parallel_fields, const
     STRATA_RETURN_NOT_OK(consume(position, std::move(batch)));
   }
   return Status::OK();
+}
+
+Array BatchReader::RestoreType(size_t position, ArrayDataPtr data) const {
+  const TypePtr& type = restore_types_[position];
+  if (type == nullptr) return Array(std::move(data));
+  auto relabelled = std::make_shared<ArrayData>(*data);  // the same buffers
+  relabelled->type = type;
+  return Array(std::move(relabelled));
+}
+
+Array BatchReader::AsFileType(size_t position, const Array& column) const {
+  if (restore_types_[position] == nullptr) return column;
+  auto data = std::make_shared<ArrayData>(*column.data());
+  data->type = file_->schema()->field(fields_[position])->type();
+  return Array(std::move(data));
 }
 
 int64_t BatchReader::pages_skipped() const {
@@ -543,7 +567,7 @@ Status BatchReader::ReadFields(const std::vector<size_t>& positions, int64_t row
     }
     auto data = current_.readers[i] ? current_.readers[i]->ReadBatch(rows) : current_.nested_readers[i]->ReadBatch(rows);
     if (!data.ok()) return data.status();
-    (*columns)[i] = Array(std::move(*data));
+    (*columns)[i] = RestoreType(i, std::move(*data));
     return Status::OK();
   });
 }

@@ -57,6 +57,8 @@ class BatchReader {
   using BatchConsumer = std::function<Status(size_t position, std::shared_ptr<RecordBatch> batch)>;
   Status ForEachBatch(const BatchConsumer& consume);
 
+  // The batches' schema: the selected fields, their types restored from the ARROW:schema
+  // (FileReader::restored_schema()) and changed as the options ask (dictionaries, views, ...).
   const std::shared_ptr<Schema>& schema() const { return schema_; }
   // Row groups this reader reads (BatchReadOptions::row_groups, else every one); ForEachBatch's
   // positions index them.
@@ -90,6 +92,9 @@ class BatchReader {
   // Leaves the rest of the current row group unread (its readers go with it).
   void DropRowGroupRest();
   const BatchReadOptions& options() const { return options_; }
+  // `column` (the field at `position`) as FileReader::schema() types it, the zone or duration
+  // label taken off again (zero-copy): what a predicate bound to that schema evaluates.
+  Array AsFileType(size_t position, const Array& column) const;
   // Data pages the column readers passed over undecoded (SkipRows), over every row group.
   int64_t pages_skipped() const;
 
@@ -134,6 +139,8 @@ class BatchReader {
   Result<std::unique_ptr<NestedColumnReader>> OpenNestedField(int row_group, size_t field_position) const;
   // carried_rows(): the fewest rows a field carries, recounted after the carry changed.
   void RecountCarriedRows();
+  // A decoded column of the field at `position`, its type relabelled when restore_types_ says.
+  Array RestoreType(size_t position, ArrayDataPtr data) const;
 
   FileReader* file_ = nullptr;
   BatchReadOptions options_;
@@ -142,6 +149,8 @@ class BatchReader {
   std::vector<int> row_groups_;  // to read, in order
   std::shared_ptr<Schema> schema_;
   std::vector<TypePtr> output_types_;
+  // Per selected field: the zone or duration type its values are relabelled to, or null.
+  std::vector<TypePtr> restore_types_;
   size_t next_row_group_ = 0;
   int current_row_group_ = -1;
   // The current row group's readers and batch state. Per selected field, one of: a flat

@@ -42,6 +42,12 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<RandomAcces
         fmt::format("'{}': schema of {} columns", reader->source_->name(), reader->descriptor_->num_columns()));
   }
   reader->descriptor_charge_ = std::move(*descriptor_charge);
+  const Schema& schema = *reader->descriptor_->schema();
+  reader->restore_ = options.restore_arrow_schema ? PlanArrowSchemaRestore(reader->footer_.metadata, schema)
+                                                  : std::vector<FieldRestore>(static_cast<size_t>(schema.num_fields()));
+  const bool relabels = std::any_of(reader->restore_.begin(), reader->restore_.end(),
+                                    [](const FieldRestore& r) { return r.retype && !r.encode; });
+  reader->restored_schema_ = relabels ? RestoredSchema(schema, reader->restore_) : reader->descriptor_->schema();
   STRATA_RETURN_NOT_OK(reader->CheckRowGroups());
   return reader;
 }

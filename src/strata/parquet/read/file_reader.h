@@ -14,6 +14,7 @@
 #include "strata/io/random_access_source.h"
 #include "strata/io/read_range_cache.h"
 #include "strata/io/s3/s3_options.h"
+#include "strata/parquet/read/arrow_schema_restore.h"
 #include "strata/parquet/read/batch_reader.h"
 #include "strata/parquet/read/reader_options.h"
 #include "strata/parquet/schema.h"
@@ -28,6 +29,10 @@ struct FileReaderOptions {
   PageReadOptions pages;
   // How the schema maps to strata types (INT96's unit).
   SchemaOptions schema;
+  // Types the Parquet schema cannot express restored from the ARROW:schema that Arrow writers
+  // store (arrow_schema_restore.h), in every batch: time zones and durations (relabelled,
+  // zero-copy) and string dictionaries (read dictionary-encoded). Off: the Parquet types stand.
+  bool restore_arrow_schema = true;
   // Pre-buffering: the column chunks a row group needs are coalesced into few large reads,
   // fetched ahead on a small I/O pool, and released as soon as the row group is decoded
   // (ranges merged across row groups when the last of them is). Unset: on for remote sources
@@ -64,7 +69,15 @@ class FileReader {
   const FileMetaData& metadata() const { return footer_.metadata; }
   const FileFooter& footer() const { return footer_; }
   const SchemaDescriptor& descriptor() const { return *descriptor_; }
+  // The Parquet schema's types: what filters bind to and statistics decode to.
   const std::shared_ptr<Schema>& schema() const { return descriptor_->schema(); }
+  // schema() with the ARROW:schema's restorations batches carry (equal to it when
+  // restore_arrow_schema is off or the file has none), before BatchReadOptions' own changes
+  // (large_binary, string_views, read_dictionary).
+  const std::shared_ptr<Schema>& restored_schema() const { return restored_schema_; }
+  // Per top-level field: what restoration does (all empty when off or absent); numbers to
+  // dictionary-encode are left to the caller (RestoreColumn over a whole column).
+  const std::vector<FieldRestore>& arrow_schema_restore() const { return restore_; }
   int num_row_groups() const { return static_cast<int>(footer_.metadata.row_groups.size()); }
   // Rows stored in the row groups (the footer's num_rows can disagree; this is what is read).
   int64_t num_rows() const;
@@ -109,6 +122,8 @@ class FileReader {
   FileFooter footer_;  // its metadata's heap bytes stay charged to pool_ (metadata_charge)
   std::shared_ptr<SchemaDescriptor> descriptor_;
   MemoryCharge descriptor_charge_;  // descriptor_->heap_bytes(), charged to pool_
+  std::vector<FieldRestore> restore_;
+  std::shared_ptr<Schema> restored_schema_;
 };
 
 }  // namespace strata::parquet
