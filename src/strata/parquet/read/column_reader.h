@@ -6,6 +6,7 @@
 // dictionary arrays (DictionaryBatchBuilder) or as string views (ViewBatchBuilder).
 #pragma once
 
+#include <cstring>
 #include <limits>
 
 #include <memory>
@@ -98,6 +99,14 @@ class ColumnReader {
   // Streamed pages: makes the next length-prefixed record (`what`, for messages) addressable
   // at window_begin_, whole; returns its length (the 4-byte prefix not counted).
   Result<uint32_t> NextWindowRecord(const char* what);
+  // Whether the next length-prefixed record lies whole in the window already (its length in
+  // `*length`): NextWindowRecord's fast path, inline.
+  bool RecordInWindow(uint32_t* length) const {
+    const int64_t available = window_end_ - window_begin_;
+    if (available < 4) return false;
+    std::memcpy(length, window_.data() + window_begin_, 4);
+    return 4 + static_cast<int64_t>(*length) <= available;
+  }
   Status StartStreamedPage();
   Status DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
   std::string Where() const;
