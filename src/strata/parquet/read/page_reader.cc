@@ -479,6 +479,10 @@ Result<bool> PageReader::Next(Page* page) {
     } else if (codec_) {
       STRATA_RETURN_NOT_OK(Decompress(compressed, uncompressed_size, header_file_offset, &page->values));
       values_in_ = ValuesIn::kDecompressed;
+      // A v1 or dictionary page keeps nothing in the chunk once decompressed: after the
+      // chunk's last page, the chunk read whole can go. A wide row group's columns then hold
+      // their pages, not their compressed chunks as well.
+      if (position_ >= location_.length) whole_chunk_.reset();
     } else {
       if (body_size != uncompressed_size) {
         return Status::Corrupt("{}: uncompressed page declares {} bytes but stores {}", Where(header_file_offset),

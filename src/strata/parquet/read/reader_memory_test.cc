@@ -479,5 +479,69 @@ INSTANTIATE_TEST_SUITE_P(
              (std::get<1>(info.param) == pt::DataPageVersion::kV1 ? "_v1" : "_v2");
     });
 
+// A wide row group whose chunks are one compressed page each (as DuckDB writes 50,000-row row
+// groups): each chunk is read whole, and once its only page is decompressed the compressed
+// chunk goes back to the pool. While a batch is held, the pool holds the columns' pages and
+// the batch, not their compressed chunks as well (which here are as large as the pages).
+TEST(WideRowGroupMemoryTest, CompressedChunksAreReleasedOnceTheirLastPageIsDecompressed) {
+  constexpr int kColumns = 200;
+  constexpr int64_t kRows = 20000;
+  std::vector<pt::ColumnOptions> columns;
+  std::vector<pt::ColumnValues> values;
+  uint64_t state = 42;
+  for (int c = 0; c < kColumns; ++c) {
+    pt::ColumnOptions column;
+    column.name = "c" + std::to_string(c);
+    column.optional = false;
+    column.codec = codec::CompressionCodec::kSnappy;
+    column.bytes_per_page = int64_t{1} << 30;  // one page per chunk
+    columns.push_back(column);
+    std::vector<int64_t> v(static_cast<size_t>(kRows));
+    for (auto& x : v) {  // random: snappy cannot shrink them, so a chunk weighs as much as its page
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      x = static_cast<int64_t>(state >> 1);
+    }
+    values.push_back(pt::ColumnValues::Int64s(v));
+  }
+  // On disk: a local file's chunks are read into pool buffers (a memory source would hand
+  // out slices of itself, which the pool does not see).
+  const auto path = std::filesystem::temp_directory_path() / fmt::format("strata_wide_{}.parquet", ::getpid());
+  auto builder = pt::TestFileBuilder::MakeForFile(columns, path.string());
+  ASSERT_TRUE(builder.ok()) << builder.status().ToString();
+  ASSERT_TRUE((*builder)->AddRowGroup(values).ok());
+  ASSERT_TRUE((*builder)->Finish().ok());
+  const int64_t page_bytes = kRows * 8;
+  const int64_t pages = kColumns * page_bytes;
+  ASSERT_GT((*builder)->metadata().row_groups[0].total_byte_size, pages * 9 / 10);
+
+  auto pool = MakeSystemMemoryPool();
+  auto reader = FileReader::OpenFile(path.string(), pool.get());
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  BatchReadOptions read;
+  read.batch_rows = kRows / 10;
+  auto batches = (*reader)->ReadBatches(read);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  auto first = (*batches)->Next();
+  ASSERT_TRUE(first.ok() && *first) << first.status().ToString();
+  const int64_t batch_bytes = kColumns * read.batch_rows * 8;
+  // Pages + the batch + per-column scratch; with the compressed chunks kept it would be
+  // another `pages` bytes.
+  EXPECT_LE(pool->bytes_in_use(), pages + batch_bytes + pages / 4) << "pages " << pages;
+  EXPECT_GE(pool->bytes_in_use(), pages);  // the measurement sees the pages
+  int64_t rows = (*first)->num_rows();
+  first->reset();
+  while (true) {
+    auto batch = (*batches)->Next();
+    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    if (*batch == nullptr) break;
+    rows += (*batch)->num_rows();
+  }
+  EXPECT_EQ(rows, kRows);
+  EXPECT_LE(pool->peak_bytes(), 2 * pages + batch_bytes);  // the chunks of columns not yet decoded
+  batches->reset();
+  reader->reset();
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace strata::parquet
