@@ -2,6 +2,8 @@
 
 #include "strata/parquet/write/column_writer_internal.h"
 
+#include <algorithm>
+
 namespace strata::parquet {
 namespace {
 
@@ -28,18 +30,19 @@ Status ColumnChunkWriter::Impl::Write(const ShreddedLeaf& leaf) {
   int64_t level = 0;
   while (level < n) {
     const int64_t rows_left = std::max<int64_t>(1, file_.data_page_rows - page_rows_);
+    const int64_t mini_batch = PageRoomLevels();
     int64_t end;
     int64_t rows;
     if (rep == nullptr) {
-      rows = std::min({n - level, kMiniBatchLevels, rows_left});
+      rows = std::min({n - level, mini_batch, rows_left});
       end = level + rows;
     } else {
-      // End at a row start: after `rows_left` rows, or past kMiniBatchLevels levels.
+      // End at a row start: after `rows_left` rows, or past `mini_batch` levels.
       rows = 0;
       end = level;
       while (end < n) {
         if (rep[end] == 0) {
-          if (rows > 0 && (rows >= rows_left || end - level >= kMiniBatchLevels)) break;
+          if (rows > 0 && (rows >= rows_left || end - level >= mini_batch)) break;
           ++rows;
         }
         ++end;
@@ -245,15 +248,32 @@ Status ColumnChunkWriter::Impl::EncodeGathered(const GatheredValues& values, con
   return Status::OK();
 }
 
-bool ColumnChunkWriter::Impl::PageFull() const {
-  if (page_rows_ >= file_.data_page_rows) return true;
+int64_t ColumnChunkWriter::Impl::PageEstimate() const {
   int64_t estimate = values_.size();
   if (dictionary_active_) {
     estimate = page_values_ * std::max(1, dictionary_->index_bit_width()) / 8;
   }
   const int level_bits = def_encoder_.bit_width() + rep_encoder_.bit_width();
-  estimate += page_levels_ * level_bits / 8;
-  return estimate >= file_.data_page_bytes;
+  return estimate + page_levels_ * level_bits / 8;
+}
+
+bool ColumnChunkWriter::Impl::PageFull() const {
+  return page_rows_ >= file_.data_page_rows || PageEstimate() >= column_.page_bytes;
+}
+
+int64_t ColumnChunkWriter::Impl::PageRoomLevels() const {
+  // Bits a level adds at most: its value (fixed width, or a dictionary index) and its levels.
+  // Byte arrays and booleans: a mini-batch is small beside a page, or its size unknown ahead.
+  int64_t bits = def_encoder_.bit_width() + rep_encoder_.bit_width();
+  if (dictionary_active_) {
+    bits += std::max(1, dictionary_->index_bit_width());
+  } else if (!is_byte_array() && !is_boolean()) {
+    bits += 8 * gatherer_.value_width();
+  } else {
+    return kMiniBatchLevels;
+  }
+  const int64_t room = (column_.page_bytes - PageEstimate()) * 8 / std::max<int64_t>(bits, 1);
+  return std::clamp<int64_t>(room, 1, kMiniBatchLevels);
 }
 
 // ---- pages --------------------------------------------------------------------------------------

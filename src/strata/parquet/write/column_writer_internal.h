@@ -49,7 +49,7 @@ class ColumnChunkWriter::Impl {
         def_bytes_(pool),
         rep_bytes_(pool),
         def_bits_(pool),
-        chunk_(pool),
+        chunk_(pool, std::min<int64_t>(BlockBuffer::kDefaultBlockBytes, column.page_bytes)),
         dictionary_scratch_(pool),
         sealed_dictionary_body_(pool),
         dictionary_values_(pool),
@@ -120,7 +120,12 @@ class ColumnChunkWriter::Impl {
   // `in_page`: the values are already at the end of values_ (Gather appended them).
   Status EncodeGathered(const GatheredValues& values, const int32_t* dictionary_indices, bool in_page = false);
   Status PrepareDictionaryInput(const ArrayDataPtr& dictionary);
+  // The current page's encoded size, estimated; whether it is full; how many more levels
+  // fit before it is (at least one), so a page ends near its size rather than a whole
+  // mini-batch past it (which, times 2,000 columns, is what a wide schema's scratch holds).
+  int64_t PageEstimate() const;
   bool PageFull() const;
+  int64_t PageRoomLevels() const;
   Status FlushPage();
   // The page's value bytes in its encoding, in `encoded_` or pointing at `values_`.
   Result<std::span<const uint8_t>> EncodePageValues(Encoding* encoding);
@@ -159,7 +164,8 @@ class ColumnChunkWriter::Impl {
   bool bitmap_levels_ = false;
   ResizableBuffer def_bits_;
   // Headers and bodies of the chunk's data pages, in blocks: the chunk's size is not known
-  // ahead, and a doubling buffer would hold up to twice the row group.
+  // ahead, and a doubling buffer would hold up to twice the row group. Blocks no larger than
+  // a page: a wide schema's chunks are small, and each keeps its blocks for the next one.
   BlockBuffer chunk_;
   // The finished chunk's dictionary page: its header, and its body in dictionary_scratch_ or
   // the page writer's output (no page is compressed between FinishChunk and WriteChunk).

@@ -2,6 +2,7 @@
 
 #include "strata/io/location.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -16,8 +17,11 @@ namespace strata::parquet {
 namespace {
 
 // Rows handed to the column writers at a time: the row-group byte limit is checked between
-// slices, so it is not overshot by more than one slice's pages.
-constexpr int64_t kSliceRows = 64 * 1024;
+// slices, so it is not overshot by more than one slice's pages. A slice is at most an eighth
+// of max_row_group_bytes at 8 bytes a value: 64Ki rows of 16 columns at the defaults, fewer
+// on a wide schema (at least 256).
+constexpr int64_t kMinSliceRows = 256;
+constexpr int64_t kMaxSliceRows = 64 * 1024;
 
 // The encryptor's algorithm in the Thrift struct the file stores.
 EncryptionAlgorithm AlgorithmOf(const encryption::EncryptionParameters& parameters) {
@@ -211,7 +215,10 @@ Status FileWriter::WriteColumns(const std::vector<Array>& columns, int64_t rows)
   int64_t offset = 0;
   while (offset < rows) {
     const int64_t room = options_.file.max_row_group_rows - row_group_rows_;
-    const int64_t take = std::min({rows - offset, room, kSliceRows});
+    const int64_t slice_rows =
+        std::clamp<int64_t>(options_.file.max_row_group_bytes / (64 * static_cast<int64_t>(column_writers_.size())),
+                            kMinSliceRows, kMaxSliceRows);
+    const int64_t take = std::min({rows - offset, room, slice_rows});
     Status status = EncodeRows(columns, offset, take);
     if (!status.ok()) return Fail(status.WithContext(fmt::format("writing '{}'", sink_->name())));
     row_group_rows_ += take;

@@ -412,6 +412,42 @@ TEST(FileWriterTest, PagesEndAtTheRowLimitAndTheOffsetIndexListsThem) {
   }
 }
 
+// A wide schema: the pages being filled share half of max_row_group_bytes (here 8 KiB each,
+// the least), pages end within a value of that size, and row groups end near the byte limit
+// (a slice of rows at a time, fewer rows a slice for more columns). Values round-trip.
+TEST(FileWriterTest, WideSchemasBoundTheirPagesAndRowGroups) {
+  std::vector<FieldPtr> fields;
+  for (int c = 0; c < 400; ++c) fields.push_back(std::make_shared<Field>("c" + std::to_string(c), int64()));
+  auto schema = std::make_shared<Schema>(std::move(fields));
+  WriterOptions options;
+  options.file.max_row_group_bytes = 6 << 20;  // 15 KiB a column: chunks of two pages
+  options.columns.codec = codec::CompressionCodec::kUncompressed;
+  options.columns.dictionary = false;
+  const auto batches = Batches(schema, 1, 12000);
+  auto file = WriteToBuffer(schema, batches, options, Pool());
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  auto reader = OpenBuffer(*file, Pool());
+  ASSERT_TRUE(reader.ok());
+  const auto& groups = (*reader)->metadata().row_groups;
+  EXPECT_GT(groups.size(), 3u);
+  size_t pages_seen = 0;
+  for (const RowGroup& group : groups) {
+    // The limit, and one slice of 256 rows (400 columns of 8 bytes: 800 KB) past it at most.
+    EXPECT_LE(group.total_byte_size, (6 << 20) + 256 * 400 * 8 + 400 * 1024) << group.num_rows << " rows";
+    for (const ColumnChunk& chunk : group.columns) {
+      auto offsets = ReadOffsetIndex((*reader)->source(), chunk, Pool());
+      ASSERT_TRUE(offsets.ok() && offsets->has_value());
+      pages_seen += (*offsets)->page_locations.size();
+      for (const PageLocation& page : (*offsets)->page_locations) {
+        // 8 KiB of values, one more value, the levels and the page header.
+        EXPECT_LE(page.compressed_page_size, 8192 + 8 + 1024 + 256) << chunk.meta_data->path_in_schema[0];
+      }
+    }
+  }
+  EXPECT_GT(pages_seen, 2 * groups.size() * 400 - 400);  // chunks of two pages, but for the last row group
+  ExpectRoundTrip(schema, batches, options);
+}
+
 TEST(FileWriterTest, ChunkStatisticsAreExact) {
   auto schema = std::make_shared<Schema>(std::vector<FieldPtr>{std::make_shared<Field>("n", int64()),
                                                                std::make_shared<Field>("s", utf8())});

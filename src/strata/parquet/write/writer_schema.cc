@@ -365,6 +365,13 @@ Result<WriterSchema> MakeWriterSchema(std::shared_ptr<Schema> schema, const Writ
   }
   out.field_first_column.push_back(static_cast<int>(out.columns.size()));
   if (out.columns.empty()) return Status::Invalid("a Parquet file needs at least one column");
+  // Every column fills a page at a time. On a wide schema, data_page_bytes each would hold
+  // more than the row group (2,000 columns x 1 MiB): the pages being filled stay within half
+  // of max_row_group_bytes together, at no less than 8 KiB a page. Narrow schemas (under 32
+  // columns at the defaults) keep data_page_bytes.
+  const auto columns = static_cast<int64_t>(out.columns.size());
+  const int64_t share = std::max<int64_t>(8 << 10, options.file.max_row_group_bytes / (2 * columns));
+  for (WriterColumn& column : out.columns) column.page_bytes = std::min(options.file.data_page_bytes, share);
   for (const auto& [override_path, unused] : options.column_overrides) {
     const bool found = std::any_of(out.columns.begin(), out.columns.end(), [&](const WriterColumn& column) {
       return PathCovers(override_path, column.dotted_path);

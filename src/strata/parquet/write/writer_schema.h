@@ -51,6 +51,9 @@ struct WriterColumn {
   SortOrder sort_order = SortOrder::kSigned;
   bool is_float16 = false;
   ColumnWriteOptions options;  // resolved for this column and validated against its type
+  // Where this column's data pages end (FileWriteOptions::data_page_bytes, or less on a wide
+  // schema: see MakeWriterSchema).
+  int64_t page_bytes = 0;
 };
 
 struct WriterSchema {
