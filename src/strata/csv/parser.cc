@@ -219,6 +219,7 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
         if (incomplete) break;
       }
       // Unquoted text: the whole field, or what follows a closing quote.
+      const char* const after_quote = p;
       while (true) {
         const char* run = p;
         p = FindSpecial(p, end, unquoted_special_, unquoted_words_);
@@ -231,6 +232,7 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
         break;
       }
       if (incomplete) break;
+      if (kind == FieldKind::kQuoted && p != after_quote) ++result->text_after_quote;
       if (p == end) {
         if (!is_final) { incomplete = true; break; }
         row_done = true;

@@ -48,6 +48,9 @@ struct BlockParseResult {
   // Rows skipped as ragged (kSkip): their count, and the first few.
   int64_t skipped_rows = 0;
   std::vector<SkippedRow> skipped_examples;
+  // Quoted fields with text after their closing quote ("ab"c): kept, but a sign that the
+  // dialect is wrong, which the sniffer weighs.
+  int64_t text_after_quote = 0;
 };
 
 class BlockParser {

@@ -11,8 +11,11 @@
 namespace strata::csv {
 
 // `sample` starts at a row start; its last line may be cut. Given options are kept as they
-// are. Candidates: delimiters , \t ; | ; quotes " and '; escape none or backslash. Ties go
-// to RFC 4180 (comma, double quote, no escape).
+// are. Candidates: delimiters , \t ; | ; quotes " and ' (' only when no " appears); escape
+// none, or backslash when the sample holds a backslash before the quote. A reading wins by
+// more rows agreeing on their width, then fewer quoted fields with text after the closing
+// quote, then more columns; ties go to RFC 4180 (comma, double quote, no escape), so an
+// escape, which drops bytes, is chosen only when it reads the sample strictly better.
 Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& options, MemoryPool* pool);
 
 }  // namespace strata::csv
