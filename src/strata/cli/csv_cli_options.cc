@@ -17,13 +17,13 @@ void AddCsvOptions(CLI::App* sub, CsvCliOptions* o) {
       ->group("CSV input");
   auto& only = o->csv_only;
   only.push_back(sub->add_option("--delimiter", o->delimiter, "CSV field separator (\\t or tab for tabs; default: detect)"));
-  only.push_back(sub->add_flag("--no-header", o->no_header, "The CSV's first line is data (columns f0, f1, ...)"));
+  only.push_back(sub->add_flag("--no-header", o->no_header, "The CSV's first line is data (columns f0, f1, ...; a --schema naming every column sets their number)"));
   only.push_back(sub->add_option("--null", o->nulls, "A CSV null spelling, repeatable; replaces the defaults "
                                                       "('', NULL, null, NA, N/A)")
                      ->allow_extra_args(false));
   only.push_back(sub->add_option("--schema", o->schema,
                                  "CSV column types: 'name:type,...' (all columns in order, or some by name)"));
-  only.push_back(sub->add_flag("--all-strings", o->all_strings, "Read every CSV column as text, infer nothing"));
+  only.push_back(sub->add_flag("--all-strings", o->all_strings, "Read every CSV column as text (the header is still detected from the inferred types)"));
   only.push_back(sub->add_option("--skip-rows", o->skip_rows, "CSV lines to skip before the header")
                      ->check(CLI::NonNegativeNumber));
   only.push_back(sub->add_flag("--infer-whole-file", o->infer_whole_file,

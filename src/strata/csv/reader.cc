@@ -180,18 +180,49 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
     const int64_t enough = row_start + options_.parse.max_row_bytes + 2;
     return FillWindow(std::max(window_size_ + 1, std::min(window_size_ * 2 + options_.read.block_bytes, enough)));
   };
+  // Explicit options win: without a header, a whole schema (or the names given) sets the width,
+  // and the first row is data held to it like any other; else the first row sets it.
+  const ConvertOptions& convert = options_.convert;
+  int known_width = -1;
+  if (options_.parse.header == false) {
+    if (convert.schema) {
+      known_width = convert.schema->num_fields();
+    } else if (!options_.parse.column_names.empty()) {
+      known_width = static_cast<int>(options_.parse.column_names.size());
+    }
+  }
   while (true) {
-    first_row.Clear(-1);
+    first_row.Clear(known_width);
     const std::string_view data(reinterpret_cast<const char*>(window_->data()), static_cast<size_t>(window_size_));
     STRATA_RETURN_NOT_OK(parser_->Parse(data, window_size_, eof_, window_line_, 1, &first_row, &first_result));
     if (first_row.num_rows() == 1 || eof_) break;
     STRATA_RETURN_NOT_OK(grow_for_row(0));
   }
-  if (first_row.num_rows() == 0) {  // nothing but blank lines or comments
+  skipped_rows_ += first_result.skipped_rows;
+  skipped_examples_ = first_result.skipped_examples;
+  if (first_row.num_rows() == 0) {  // nothing but blank lines, comments or skipped rows
     DropFront(window_.get(), &window_size_, window_size_);
+    // An empty table with the columns given: the schema's (named as given), else the names'.
     std::vector<FieldPtr> fields;
-    for (const auto& name : options_.parse.column_names) fields.push_back(field(name, utf8()));
-    schema_ = full_schema_ = strata::schema(std::move(fields));
+    const auto& names = options_.parse.column_names;
+    if (convert.schema) {
+      for (int c = 0; c < convert.schema->num_fields(); ++c) {
+        const FieldPtr& f = convert.schema->field(c);
+        const bool renamed = static_cast<int>(names.size()) == convert.schema->num_fields();
+        fields.push_back(field(renamed ? names[static_cast<size_t>(c)] : f->name(), f->type()));
+      }
+    } else {
+      for (const auto& name : names) fields.push_back(field(name, utf8()));
+    }
+    full_schema_ = strata::schema(fields);
+    num_input_columns_ = full_schema_->num_fields();
+    std::vector<FieldPtr> selected_fields;
+    for (const auto& name : convert.include_columns) {
+      const int c = full_schema_->GetFieldIndex(name);
+      if (c < 0) return Status::Invalid("'{}' has no column '{}'", input_->name(), name);
+      selected_fields.push_back(fields[static_cast<size_t>(c)]);
+    }
+    schema_ = convert.include_columns.empty() ? full_schema_ : strata::schema(std::move(selected_fields));
     input_exhausted_ = true;
     return Status::OK();
   }
@@ -210,7 +241,9 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
     STRATA_RETURN_NOT_OK(grow_for_row(first_result.consumed + sample_result.consumed));
   }
   skipped_rows_ += sample_result.skipped_rows;
-  skipped_examples_ = sample_result.skipped_examples;
+  for (const auto& example : sample_result.skipped_examples) {
+    if (skipped_examples_.size() < 10) skipped_examples_.push_back(example);
+  }
 
   auto sample_inferrers = MakeInferrers(options_.convert, columns);
   for (int c = 0; c < columns; ++c) sample_inferrers[static_cast<size_t>(c)].Observe(sample, c);
@@ -218,15 +251,24 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
     has_header_ = *options_.parse.header;
   } else {
     // A header is a first row that does not fit the types of the rows below it; when every
-    // column is text (nothing to tell by), a first row is taken as a header.
+    // column is text (nothing to tell by), a first row is taken as a header. all_strings
+    // changes the types read, not this decision: the types are inferred here all the same.
+    ConvertOptions typed = options_.convert;
+    typed.all_strings = false;
+    std::vector<ColumnTypeInferrer> typed_inferrers;
+    if (options_.convert.all_strings) {
+      typed_inferrers = MakeInferrers(typed, columns);
+      for (int c = 0; c < columns; ++c) typed_inferrers[static_cast<size_t>(c)].Observe(sample, c);
+    }
+    const auto& inferrers = options_.convert.all_strings ? typed_inferrers : sample_inferrers;
     has_header_ = true;
     if (sample.num_rows() > 0) {
       bool all_text = true, first_row_fits = true;
       for (int c = 0; c < columns; ++c) {
-        const TypePtr below = sample_inferrers[static_cast<size_t>(c)].type();
+        const TypePtr below = inferrers[static_cast<size_t>(c)].type();
         if (below->id() == TypeId::kString || below->id() == TypeId::kNull || below->id() == TypeId::kBinary) continue;
         all_text = false;
-        ColumnTypeInferrer with_first(options_.convert);
+        ColumnTypeInferrer with_first(typed);
         with_first.Observe(first_row, c);
         with_first.Observe(sample, c);
         if (!with_first.type()->Equals(below)) first_row_fits = false;
@@ -252,7 +294,6 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
   names = UniqueNames(std::move(names));
 
   // Types: given (whole schema by position, or by name), else inferred.
-  const ConvertOptions& convert = options_.convert;
   if (convert.schema && convert.schema->num_fields() != columns) {
     return Status::Invalid("'{}': the schema given has {} fields, the input {} columns", input_->name(),
                            convert.schema->num_fields(), columns);

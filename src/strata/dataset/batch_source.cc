@@ -155,6 +155,15 @@ class CsvBatchSource final : public BatchSource {
     const std::vector<ColumnTypeSpec>& spec = options.csv_schema;
     std::vector<std::string> names;
     bool has_header = read->parse.header.value_or(true);
+    // No header and names other than the generated f0, f1, ...: the spec is the whole schema,
+    // whatever the first rows hold (a ragged first row must not fail the look).
+    const bool generated_names = std::all_of(spec.begin(), spec.end(), [](const ColumnTypeSpec& column) {
+      return column.name.size() > 1 && column.name[0] == 'f' &&
+             column.name.find_first_not_of("0123456789", 1) == std::string::npos;
+    });
+    if (read->parse.header == false && !generated_names) {
+      return csv::ApplySchemaSpec(spec, {}, false, path, read, options.csv_schema_label);
+    }
     if (path == "-") {
       // Standard input cannot be looked at twice: without a header, every column in order, else
       // the columns named. The names given stand for the input's.
