@@ -65,6 +65,16 @@ bool Better(const Score& a, const Score& b) {
 
 }  // namespace
 
+SampleWidth MajorityWidth(std::string_view sample, const Dialect& dialect, MemoryPool* pool) {
+  const Score score = ScoreDialect(sample, dialect, pool);
+  if (!score.parsed) return {};
+  SampleWidth out;
+  out.width = score.columns;
+  out.rows_with_width = score.consistent_rows;
+  out.rows = score.rows;
+  return out;
+}
+
 Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& options, MemoryPool* pool) {
   const Dialect base = Dialect::FromOptions(options);
   std::vector<char> delimiters = options.delimiter ? std::vector<char>{*options.delimiter}

@@ -18,4 +18,13 @@ namespace strata::csv {
 // escape, which drops bytes, is chosen only when it reads the sample strictly better.
 Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& options, MemoryPool* pool);
 
+// The field count most of the first 200 rows of `sample` have (ties to the wider), how many
+// have it, and how many rows were read; zeros when the sample does not parse.
+struct SampleWidth {
+  int width = 0;
+  int64_t rows_with_width = 0;
+  int64_t rows = 0;
+};
+SampleWidth MajorityWidth(std::string_view sample, const Dialect& dialect, MemoryPool* pool);
+
 }  // namespace strata::csv

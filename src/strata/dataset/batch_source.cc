@@ -134,16 +134,30 @@ class CsvBatchSource final : public BatchSource {
   }
 
   std::string SkippedRowsReport() const override {
-    const int64_t skipped = reader_->skipped_rows();
-    if (skipped == 0) return "";
-    std::string lines;
-    const auto& examples = reader_->skipped_examples();
-    for (size_t i = 0; i < examples.size() && i < 5; ++i) {
-      lines += fmt::format("{}line {} ({} fields)", i == 0 ? "" : ", ", examples[i].line, examples[i].fields);
+    const csv::CsvReadReport& report = reader_->report();
+    std::vector<std::string> lines;
+    if (!report.header_repair.empty()) lines.push_back(fmt::format("'{}' {}", path_, report.header_repair));
+    if (report.padded_rows > 0) {
+      lines.push_back(fmt::format("'{}': padded {} short row{} with nulls", path_, report.padded_rows,
+                                  report.padded_rows == 1 ? "" : "s"));
     }
-    if (static_cast<int64_t>(std::min<size_t>(examples.size(), 5)) < skipped) lines += ", ...";
-    return fmt::format("'{}': skipped {} ragged row{} (not {} fields): {}", path_, skipped, skipped == 1 ? "" : "s",
-                       reader_->schema()->num_fields(), lines);
+    if (report.skipped_rows > 0) {
+      std::string where;
+      const auto& examples = report.skipped_examples;
+      for (size_t i = 0; i < examples.size() && i < 5; ++i) {
+        where += fmt::format("{}line {} ({} fields)", i == 0 ? "" : ", ", examples[i].line, examples[i].fields);
+      }
+      if (static_cast<int64_t>(std::min<size_t>(examples.size(), 5)) < report.skipped_rows) where += ", ...";
+      lines.push_back(fmt::format("'{}': skipped {} ragged row{} (not {} fields): {}", path_, report.skipped_rows,
+                                  report.skipped_rows == 1 ? "" : "s", reader_->input_schema()->num_fields(), where));
+    }
+    if (report.unclosed_quote_line > 0) {
+      lines.push_back(fmt::format("'{}' line {}: a quote never closed; its field ends at the end of the file",
+                                  path_, report.unclosed_quote_line));
+    }
+    std::string out;
+    for (const auto& line : lines) out += (out.empty() ? "" : "\n") + line;
+    return out;
   }
 
  private:
