@@ -242,6 +242,16 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
       columns = majority.width;
     }
   }
+  if (known_width >= 0) {
+    detection_.width = fmt::format("{} columns: {} given", columns, convert.schema ? "the schema" : "the names");
+  } else if (majority.rows > 0) {
+    detection_.width = fmt::format("{} columns: {}; {} of the {} rows sampled below the first have {} fields", columns,
+                                   columns == first_width ? "the first row's" : "most rows'", majority.rows_with_width,
+                                   majority.rows, majority.width);
+  } else {
+    detection_.width = fmt::format("{} columns: the first row's{}", columns,
+                                   options_.parse.ragged_rows == RaggedRows::kError ? " (--ragged error)" : "");
+  }
   while (true) {
     const std::string_view data(reinterpret_cast<const char*>(window_->data()), static_cast<size_t>(window_size_));
     const std::string_view rest = data.substr(static_cast<size_t>(first_result.consumed));
@@ -258,6 +268,7 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
   for (int c = 0; c < columns; ++c) sample_inferrers[static_cast<size_t>(c)].Observe(sample, c);
   if (options_.parse.header) {
     has_header_ = *options_.parse.header;
+    detection_.header = has_header_ ? "yes: given" : "no: given";
   } else {
     // A header is a first row that does not fit the types of the rows below it; when every
     // column is text (nothing to tell by), a first row is taken as a header. all_strings
@@ -271,6 +282,7 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
     }
     const auto& inferrers = options_.convert.all_strings ? typed_inferrers : sample_inferrers;
     has_header_ = true;
+    detection_.header = "yes: no row below the first to compare it with";
     if (sample.num_rows() > 0) {
       bool all_text = true, first_row_fits = true;
       for (int c = 0; c < std::min(columns, first_width); ++c) {
@@ -280,9 +292,15 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
         ColumnTypeInferrer with_first(typed);
         with_first.Observe(first_row, c);
         with_first.Observe(sample, c);
-        if (!with_first.type()->Equals(below)) first_row_fits = false;
+        if (!with_first.type()->Equals(below) && first_row_fits) {
+          first_row_fits = false;
+          detection_.header = fmt::format("yes: '{}' in the first row does not fit column {} ({} below it)",
+                                          first_row.Field(0, c), c + 1, below->ToString());
+        }
       }
       has_header_ = all_text || !first_row_fits;
+      if (all_text) detection_.header = "yes: every column is text, nothing to tell a header by";
+      if (!has_header_) detection_.header = "no: the first row fits the types of the rows below it";
     }
   }
   if (!has_header_ && first_width != columns) {
@@ -387,7 +405,8 @@ Status CsvReader::Start(const std::vector<TypePtr>* whole_file_types) {
   STRATA_RETURN_NOT_OK(FillWindow(options_.read.sample_bytes));  // skipped lines took part of it
   const std::string_view sample(reinterpret_cast<const char*>(window_->data()),
                                 static_cast<size_t>(std::min(window_size_, options_.read.sample_bytes)));
-  STRATA_ASSIGN_OR_RETURN(dialect_, DetectDialect(sample, options_.parse, pool_));
+  detection_.sample_bytes = static_cast<int64_t>(sample.size());
+  STRATA_ASSIGN_OR_RETURN(dialect_, DetectDialect(sample, options_.parse, pool_, &detection_.dialects));
   parser_ = std::make_unique<BlockParser>(dialect_, options_.parse.ragged_rows, options_.parse.max_row_bytes,
                                           input_->name());
   splitter_ = std::make_unique<BlockSplitter>(dialect_);

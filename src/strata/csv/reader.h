@@ -52,6 +52,14 @@ struct CsvReadReport {
   std::string header_repair;
 };
 
+// What the reader detected from the sample, and what it considered (strata schema prints it).
+struct CsvDetection {
+  int64_t sample_bytes = 0;                // bytes the dialect was detected from
+  std::vector<DialectCandidate> dialects;  // every dialect tried, in order (dialect() is the choice)
+  std::string header;                      // the header decision and why
+  std::string width;                       // where the number of columns comes from
+};
+
 class CsvReader {
  public:
   ~CsvReader();
@@ -86,6 +94,7 @@ class CsvReader {
   // With kSkip or kSalvage, Next() fails at the end of the input when more rows were skipped
   // than ParseOptions::max_bad_rows allows (by default, when more than half were).
   const CsvReadReport& report() const { return report_; }
+  const CsvDetection& detection() const { return detection_; }
   // Bytes of the underlying input consumed so far, and its size (-1 when unknown).
   int64_t raw_bytes_read() const { return input_->raw_bytes_read(); }
   int64_t raw_size() const { return input_->raw_size(); }
@@ -150,6 +159,7 @@ class CsvReader {
   std::vector<ColumnTypeInferrer> inferrers_;
   std::deque<std::shared_ptr<RecordBatch>> ready_;
   CsvReadReport report_;
+  CsvDetection detection_;
   // Fits a header's names to `columns`, the width most sampled rows have, and reports it.
   void RepairHeader(int columns, const SampleWidth& majority, std::vector<std::string>* names);
   // Adds a parse's padded and skipped rows (and an unclosed quote) to report_.

@@ -75,7 +75,8 @@ SampleWidth MajorityWidth(std::string_view sample, const Dialect& dialect, Memor
   return out;
 }
 
-Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& options, MemoryPool* pool) {
+Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& options, MemoryPool* pool,
+                              std::vector<DialectCandidate>* considered) {
   const Dialect base = Dialect::FromOptions(options);
   std::vector<char> delimiters = options.delimiter ? std::vector<char>{*options.delimiter}
                                                    : std::vector<char>{',', '\t', ';', '|'};
@@ -106,6 +107,16 @@ Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& optio
         d.escaping = escape != '\0';
         d.escape = d.escaping ? escape : '\\';
         const Score score = ScoreDialect(sample, d, pool);
+        if (considered != nullptr) {
+          DialectCandidate candidate;
+          candidate.dialect = d;
+          candidate.parsed = score.parsed;
+          candidate.rows = score.rows;
+          candidate.rows_with_width = score.consistent_rows;
+          candidate.width = score.columns;
+          candidate.text_after_quote = score.text_after_quote;
+          considered->push_back(candidate);
+        }
         if (first || Better(score, best_score)) {
           best = d;
           best_score = score;

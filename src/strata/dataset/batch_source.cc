@@ -133,6 +133,27 @@ class CsvBatchSource final : public BatchSource {
     return line;
   }
 
+  std::string DetectionLines() const override {
+    const csv::CsvDetection& d = reader_->detection();
+    std::string out = fmt::format("detection (sample of {} bytes; dialects scored on its first 200 rows):", d.sample_bytes);
+    for (const csv::DialectCandidate& c : d.dialects) {
+      const bool chosen = c.dialect.delimiter == reader_->dialect().delimiter &&
+                          c.dialect.quoting == reader_->dialect().quoting && c.dialect.quote == reader_->dialect().quote &&
+                          c.dialect.escaping == reader_->dialect().escaping && c.dialect.escape == reader_->dialect().escape;
+      out += fmt::format("\n  dialect  {}: ", c.dialect.ToString());
+      if (!c.parsed) {
+        out += "does not parse";
+      } else {
+        out += fmt::format("{} of {} rows have {} field{}", c.rows_with_width, c.rows, c.width, c.width == 1 ? "" : "s");
+        if (c.text_after_quote > 0) out += fmt::format(", {} with text after a closing quote", c.text_after_quote);
+      }
+      if (chosen) out += " (chosen)";
+    }
+    out += fmt::format("\n  header   {}\n  width    {}", d.header, d.width);
+    out += "\n  preamble not looked for (--skip-rows N skips lines above the header)";
+    return out;
+  }
+
   std::string SkippedRowsReport() const override {
     const csv::CsvReadReport& report = reader_->report();
     std::vector<std::string> lines;
