@@ -250,7 +250,8 @@ std::shared_ptr<const parquet::FileDecryptionOptions> DecryptionOptionsFromKwarg
 csv::CsvReadOptions CsvReadOptionsFromKwargs(const py::dict& kwargs, std::string* schema_text) {
   CheckKnown(kwargs,
              {"delimiter", "header", "null", "all_strings", "schema", "columns", "skip_rows", "quote", "escape",
-              "comment", "ragged", "infer_whole_file", "sample_bytes", "batch_rows", "threads", "storage_options"},
+              "comment", "ragged", "max_bad_rows", "infer_whole_file", "sample_bytes", "batch_rows", "threads",
+              "storage_options"},
              "read_csv");
   csv::CsvReadOptions out;
   py::object v;
@@ -269,8 +270,10 @@ csv::CsvReadOptions CsvReadOptionsFromKwargs(const py::dict& kwargs, std::string
     if (r == "error") out.parse.ragged_rows = csv::RaggedRows::kError;
     else if (r == "fill") out.parse.ragged_rows = csv::RaggedRows::kFill;
     else if (r == "skip") out.parse.ragged_rows = csv::RaggedRows::kSkip;
-    else ThrowInvalid(fmt::format("option 'ragged': '{}' is not error, fill or skip", r));
+    else if (r == "salvage") out.parse.ragged_rows = csv::RaggedRows::kSalvage;
+    else ThrowInvalid(fmt::format("option 'ragged': '{}' is not error, fill, skip or salvage", r));
   }
+  if (!(v = Get(kwargs, "max_bad_rows")).is_none()) out.parse.max_bad_rows = Int(v, "max_bad_rows", 0, kMaxCount);
   if (!(v = Get(kwargs, "infer_whole_file")).is_none()) out.read.infer_whole_file = Bool(v, "infer_whole_file");
   if (!(v = Get(kwargs, "sample_bytes")).is_none()) out.read.sample_bytes = Int(v, "sample_bytes", 1, kMaxCount);
   if (!(v = Get(kwargs, "batch_rows")).is_none()) out.read.batch_rows = Int(v, "batch_rows", 1, kMaxCount);

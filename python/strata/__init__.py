@@ -364,7 +364,9 @@ def read_csv(path, **options):
     """A CSV file (.csv, .tsv, .csv.gz, .csv.zst) as a DataFrame. Options: delimiter, header
     (True/False; detected when absent), null ([spellings]), all_strings, schema ({column: type}
     or "name:type,..."), columns ([names]), skip_rows, quote, escape, comment, ragged
-    ("error"|"fill"|"skip"), infer_whole_file, sample_bytes, batch_rows, threads, storage_options
+    ("error"|"fill"|"skip"|"salvage"), max_bad_rows (with skip or salvage: the read fails when
+    more rows are skipped; default: more than half), infer_whole_file, sample_bytes, batch_rows,
+    threads, storage_options
     (for s3:// paths; see ParquetFile); and the conversion options (nullable_floats, strings,
     decimals)."""
     conversion = {k: options.pop(k) for k in list(options) if k in CONVERSION_OPTIONS}

@@ -68,6 +68,15 @@ def test_ragged_rows(tmp_path):
         strata.read_csv(path)
     assert len(strata.read_csv(path, ragged="skip")) == 2
     assert strata.read_csv(path, ragged="fill")["b"].isna().tolist() == [False, True, False]
+    # salvage pads short rows and skips long ones; losing more than half the rows fails unless
+    # max_bad_rows allows it.
+    path.write_text("a,b\n1,2\n3\n4,5,6\n7,8\n")
+    salvaged = strata.read_csv(path, ragged="salvage")
+    assert salvaged["a"].tolist() == [1, 3, 7] and salvaged["b"].isna().tolist() == [False, True, False]
+    path.write_text("a,b,c\n1,2\n3,4,5,6\n7,8\n9,10,11,12\n")
+    with pytest.raises(ValueError, match="4 of 4 rows skipped"):
+        strata.read_csv(path, ragged="skip")
+    assert len(strata.read_csv(path, ragged="skip", max_bad_rows=4)) == 0
 
 
 def test_bad_csv_options(tmp_path):

@@ -205,6 +205,14 @@ TEST_F(CApiTest, CsvReadOptions) {
   EXPECT_EQ(read.rows, 2);
   EXPECT_EQ(read.batches[0]->column(2).null_count(), 1);
 
+  // Ragged rows: salvage pads the short one and skips the long one.
+  const std::string ragged = WriteText("ragged.csv", "a,b\n1,2\n3\n4,5,6\n7,8\n");
+  ASSERT_EQ(strata_csv_read(ragged.c_str(), "ragged=salvage;max_bad_rows=1", &stream), 0) << strata_last_error();
+  read = Collect(&stream);
+  EXPECT_EQ(read.rows, 3);
+  EXPECT_EQ(read.batches[0]->column(1).null_count(), 1);
+  ASSERT_EQ(strata_csv_read(ragged.c_str(), "ragged=pad", &stream), EINVAL);
+
   ASSERT_EQ(strata_csv_read(path.c_str(), "delimiter=;;header=no;all_strings=yes", &stream), EINVAL);
   ASSERT_EQ(strata_csv_read(path.c_str(), "delimiter=semicolon;header=no;all_strings=yes;columns=f2,f0", &stream), 0);
   read = Collect(&stream);

@@ -72,7 +72,12 @@ int strata_parquet_write(struct ArrowArrayStream* in, const char* path, const ch
  *   batch_rows=N         rows per batch at most (default 65536)
  *   sample_bytes=N       bytes the dialect and types are inferred from (default 1048576)
  *   infer_whole_file=yes|no  infer types from every row, reading the file twice (default no)
- *   columns=a,b          columns to read, by name, in this order (default all) */
+ *   columns=a,b          columns to read, by name, in this order (default all)
+ *   ragged=error|fill|skip|salvage  rows of the wrong width: fail (default), pad short ones,
+ *                        skip them, or pad short ones and skip long ones (salvage also ends a
+ *                        quote left open at the end of the file there)
+ *   max_bad_rows=N       with skip or salvage: the stream fails when more rows are skipped
+ *                        (default: when more than half are) */
 int strata_csv_read(const char* path, const char* options, struct ArrowArrayStream* out);
 
 /* Writes every batch of `in` as CSV to `path` (safe output as strata_parquet_write).

@@ -164,7 +164,8 @@ Status ParquetWrite(TakenStream* in_stream, const ArrowArrayStream* in, const ch
 Result<dataset::BatchSourceOptions> CsvReaderOptions(const char* options) {
   STRATA_ASSIGN_OR_RETURN(OptionList list,
                           OptionList::Parse(options, {"delimiter", "header", "null", "all_strings", "threads", "batch_rows",
-                                                      "sample_bytes", "infer_whole_file", "columns"}));
+                                                      "sample_bytes", "infer_whole_file", "columns", "ragged",
+                                                      "max_bad_rows"}));
   dataset::BatchSourceOptions source;
   source.format = dataset::InputFormat::kCsv;
   csv::CsvReadOptions& out = source.csv;
@@ -192,6 +193,15 @@ Result<dataset::BatchSourceOptions> CsvReaderOptions(const char* options) {
   if (whole_file) out.read.infer_whole_file = *whole_file;
   STRATA_ASSIGN_OR_RETURN(auto columns, list.GetList("columns"));
   if (columns) source.columns = std::move(*columns);
+  if (std::optional<std::string> ragged = list.GetString("ragged")) {
+    if (*ragged == "error") out.parse.ragged_rows = csv::RaggedRows::kError;
+    else if (*ragged == "fill") out.parse.ragged_rows = csv::RaggedRows::kFill;
+    else if (*ragged == "skip") out.parse.ragged_rows = csv::RaggedRows::kSkip;
+    else if (*ragged == "salvage") out.parse.ragged_rows = csv::RaggedRows::kSalvage;
+    else return Status::Invalid("option 'ragged': '{}' is not error|fill|skip|salvage", *ragged);
+  }
+  STRATA_ASSIGN_OR_RETURN(std::optional<int64_t> max_bad_rows, list.GetInt("max_bad_rows", 0, kMaxCount));
+  if (max_bad_rows) out.parse.max_bad_rows = *max_bad_rows;
   STRATA_RETURN_NOT_OK(out.Validate());
   return source;
 }

@@ -30,6 +30,7 @@ struct CsvCliOptions {
   bool infer_whole_file = false;
   int64_t sample_bytes = 0;  // 0: the reader's default
   std::string ragged = "error";
+  int64_t max_bad_rows = -1;  // -1: the reader's default (half the rows)
   std::string quote;
   std::string escape;
   std::string comment;

@@ -1,6 +1,7 @@
 // The commands' flags onto dataset::BatchSource (input_source.h).
 #include "strata/cli/input_source.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -76,7 +77,11 @@ std::string PruningStatsLine(const parquet::PruningStats& s) {
 
 void ReportSkippedRows(const BatchSource& source) {
   const std::string report = source.SkippedRowsReport();
-  if (!report.empty()) std::fprintf(stderr, "strata: %s\n", report.c_str());
+  for (size_t at = 0; at < report.size();) {
+    const size_t end = std::min(report.find('\n', at), report.size());
+    std::fprintf(stderr, "strata: %.*s\n", static_cast<int>(end - at), report.data() + at);
+    at = end + 1;
+  }
 }
 
 void AddInt96UnitOption(CLI::App* sub, std::string* unit) {

@@ -29,7 +29,9 @@ Status PrintCsvSchema(const SchemaArgs& args) {
   STRATA_ASSIGN_OR_RETURN(options.decryption, MakeDecryptionOptions(args.encryption));
   options.executor = exec::Executor();  // only the sample is read: on this thread
   STRATA_ASSIGN_OR_RETURN(auto source, OpenBatchSource(args.file, args.csv, options, SystemMemoryPool()));
-  std::printf("%s\n\nstrata schema:\n%s\n", source->DialectLine().c_str(), source->schema()->ToString().c_str());
+  std::printf("%s\n", source->DialectLine().c_str());
+  if (const std::string detection = source->DetectionLines(); !detection.empty()) std::printf("%s\n", detection.c_str());
+  std::printf("\nstrata schema:\n%s\n", source->schema()->ToString().c_str());
   ReportSkippedRows(*source);
   return Status::OK();
 }

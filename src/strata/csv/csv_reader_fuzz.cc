@@ -64,12 +64,12 @@ void CheckReadError(const Status& status, const char* what) {
   STRATA_FUZZ_CHECK(!status.IsCorrupt(), status.ToString());
 }
 
-// The options byte: bits 0-1 ragged rows (error, fill, skip, error with '#' comments),
+// The options byte: bits 0-1 ragged rows (error, fill, skip, salvage with '#' comments),
 // bit 2 backslash escapes, bit 3 all_strings, bit 4 validate_utf8 off, bits 5-6 the sample
 // size, bit 7 the parallel read's block size.
 CsvReadOptions SerialOptions(uint8_t bits) {
   static constexpr RaggedRows kRagged[] = {RaggedRows::kError, RaggedRows::kFill, RaggedRows::kSkip,
-                                           RaggedRows::kError};
+                                           RaggedRows::kSalvage};
   static constexpr int64_t kSampleBytes[] = {16, 64, 256, 4096};
   CsvReadOptions options;
   options.parse.ragged_rows = kRagged[bits & 3];

@@ -27,7 +27,15 @@ Status ApplySchemaSpec(const std::vector<ColumnTypeSpec>& spec, const std::vecto
   };
   bool named_in_order = spec.size() == header_names.size();
   for (size_t i = 0; named_in_order && i < spec.size(); ++i) named_in_order = spec[i].name == header_names[i];
-  if (named_in_order || (!has_header && spec.size() == header_names.size())) {
+  bool all_named = true;
+  for (const auto& column : spec) {
+    all_named = all_named && std::find(header_names.begin(), header_names.end(), column.name) != header_names.end();
+  }
+  // Without a header the spec names every column in order (its width wins over the first
+  // row's), unless it types some of the generated names (f0, f1, ...); with no row at all
+  // it is the whole table's schema.
+  if (named_in_order || (!has_header && (spec.size() == header_names.size() || !all_named)) ||
+      header_names.empty()) {
     whole_schema();
     return Status::OK();
   }
@@ -35,11 +43,6 @@ Status ApplySchemaSpec(const std::vector<ColumnTypeSpec>& spec, const std::vecto
     if (std::find(header_names.begin(), header_names.end(), column.name) == header_names.end()) {
       std::string names;
       for (const auto& name : header_names) names += (names.empty() ? "" : ", ") + name;
-      if (!has_header) {
-        return Status::Invalid("{} names {} column{}, but '{}' has no header and {} columns ({}): name every "
-                               "column in order, or use those names",
-                               label, spec.size(), spec.size() == 1 ? "" : "s", input, header_names.size(), names);
-      }
       return Status::Invalid("{}: '{}' has no column '{}' (its columns: {})", label, input, column.name, names);
     }
   }

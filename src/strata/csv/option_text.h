@@ -18,8 +18,9 @@ namespace strata::csv {
 Result<char> ParseCharOption(std::string_view option, std::string_view value, bool allow_none);
 
 // Applies a schema spec's columns: a whole schema (names and types by position) when they name
-// every column of the input in order, or when the input has no header and they are as many as
-// its columns; else per-column types by name. `header_names` are the input's column names and
+// every column of the input in order, when the input has no header and they are as many as its
+// columns or name others than its generated f0, f1, ... (the spec's width then wins), or when
+// the input has no row at all; else per-column types by name. `header_names` are the input's column names and
 // `has_header` whether they came from a header line; `input` names the input and `label` the
 // spec (the CLI's "--schema") in messages.
 Status ApplySchemaSpec(const std::vector<ColumnTypeSpec>& spec, const std::vector<std::string>& header_names,

@@ -190,8 +190,13 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
           STRATA_RETURN_NOT_OK(append(run, p - run));
           if (p == end) {
             if (!is_final) { incomplete = true; break; }
-            return Status::Invalid("'{}' line {}: a quoted field is never closed (row starts '{}')", name_, row_line,
-                                   RowExcerpt(row_start, end));
+            if (ragged_rows_ != RaggedRows::kSalvage) {
+              return Status::Invalid("'{}' line {}: a quoted field is never closed (row starts '{}'); --ragged "
+                                     "salvage ends it at the end of the file", name_, row_line,
+                                     RowExcerpt(row_start, end));
+            }
+            result->unclosed_quote_line = row_line;  // the field ends with the input
+            break;
           }
           const char c = *p;
           if (c == '\n' || c == '\r') {
@@ -219,6 +224,7 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
         if (incomplete) break;
       }
       // Unquoted text: the whole field, or what follows a closing quote.
+      const char* const after_quote = p;
       while (true) {
         const char* run = p;
         p = FindSpecial(p, end, unquoted_special_, unquoted_words_);
@@ -231,6 +237,7 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
         break;
       }
       if (incomplete) break;
+      if (kind == FieldKind::kQuoted && p != after_quote) ++result->text_after_quote;
       if (p == end) {
         if (!is_final) { incomplete = true; break; }
         row_done = true;
@@ -265,10 +272,12 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
     if (out->num_columns() < 0) out->set_num_columns(fields);  // the first row sets the width
     const int expected = out->num_columns();
     if (fields != expected) {
-      const bool fill = ragged_rows_ == RaggedRows::kFill && fields < expected;
+      const bool fill =
+          (ragged_rows_ == RaggedRows::kFill || ragged_rows_ == RaggedRows::kSalvage) && fields < expected;
       if (fill) {
         for (int i = fields; i < expected; ++i) STRATA_RETURN_NOT_OK(out->AppendFieldEnd(FieldKind::kMissing));
-      } else if (ragged_rows_ == RaggedRows::kSkip) {
+        ++result->padded_rows;
+      } else if (ragged_rows_ == RaggedRows::kSkip || ragged_rows_ == RaggedRows::kSalvage) {
         out->DiscardPartialRow();
         ++result->skipped_rows;
         if (result->skipped_examples.size() < 10) result->skipped_examples.push_back({row_line, fields});
@@ -276,8 +285,8 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
       } else {
         return Status::Invalid("'{}' line {}: expected {} fields, found {} (row '{}'){}", name_, row_line, expected,
                                fields, RowExcerpt(row_start, p),
-                               fields < expected ? "; --ragged fill pads short rows with nulls, --ragged skip skips them"
-                                                 : "; --ragged skip skips such rows");
+                               fields < expected ? "; --ragged fill or salvage pads short rows with nulls, --ragged skip skips them"
+                                                 : "; --ragged skip or salvage skips such rows");
       }
     }
     STRATA_RETURN_NOT_OK(out->EndRow(row_line));

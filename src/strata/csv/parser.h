@@ -33,7 +33,7 @@ struct Dialect {
   std::string ToString() const;
 };
 
-// Where and why rows were skipped (RaggedRows::kSkip).
+// Where and why rows were skipped (RaggedRows::kSkip, kSalvage).
 struct SkippedRow {
   int64_t line = 0;
   int fields = 0;
@@ -45,9 +45,16 @@ struct BlockParseResult {
   int64_t consumed = 0;
   // Line breaks in the consumed bytes (LF, CRLF and lone CR each count one).
   int64_t lines = 0;
-  // Rows skipped as ragged (kSkip): their count, and the first few.
+  // Rows skipped as ragged (kSkip; long rows in kSalvage): their count, and the first few.
   int64_t skipped_rows = 0;
   std::vector<SkippedRow> skipped_examples;
+  // Short rows padded with nulls (kFill, kSalvage).
+  int64_t padded_rows = 0;
+  // kSalvage: the line of a row whose quoted field the end of the input closed (0: none).
+  int64_t unclosed_quote_line = 0;
+  // Quoted fields with text after their closing quote ("ab"c): kept, but a sign that the
+  // dialect is wrong, which the sniffer weighs.
+  int64_t text_after_quote = 0;
 };
 
 class BlockParser {

@@ -27,6 +27,7 @@ Status ParseOptions::Validate() const {
     return Status::Invalid("the CSV comment character cannot be a line break or the delimiter");
   }
   if (skip_rows < 0) return Status::Invalid("skip_rows must be >= 0, not {}", skip_rows);
+  if (max_bad_rows < -1) return Status::Invalid("max_bad_rows must be >= 0 (or -1: half the rows), not {}", max_bad_rows);
   if (max_row_bytes < 1 || max_row_bytes > (int64_t{1} << 31)) {
     return Status::Invalid("max_row_bytes must be in [1, 2 GiB], not {}", max_row_bytes);
   }

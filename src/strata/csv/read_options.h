@@ -19,6 +19,9 @@ enum class RaggedRows {
   kError,  // fail, naming the line (default)
   kFill,   // short rows padded with nulls; long rows are still an error
   kSkip,   // short and long rows skipped, counted and reported (CsvReader::skipped_rows())
+  // Short rows padded with nulls, long rows skipped and reported, and a quote left open at
+  // the end of the input closed there (reported): as much of a damaged file as can be kept.
+  kSalvage,
 };
 
 struct ParseOptions {
@@ -42,6 +45,9 @@ struct ParseOptions {
   // Lines skipped before anything else (before the header), counted as input lines.
   int64_t skip_rows = 0;
   RaggedRows ragged_rows = RaggedRows::kError;
+  // kSkip and kSalvage: the read fails at the end of the input when more rows than this were
+  // skipped; -1 = when more than half of the rows were (a wrong width, not a few bad rows).
+  int64_t max_bad_rows = -1;
   // A row (its bytes in the input, not counting its line break) longer than this fails with
   // LimitExceeded: it bounds the memory a hostile file can take (a quote never closed).
   int64_t max_row_bytes = 64 << 20;

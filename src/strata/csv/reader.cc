@@ -180,25 +180,78 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
     const int64_t enough = row_start + options_.parse.max_row_bytes + 2;
     return FillWindow(std::max(window_size_ + 1, std::min(window_size_ * 2 + options_.read.block_bytes, enough)));
   };
+  // Explicit options win: without a header, a whole schema (or the names given) sets the width,
+  // and the first row is data held to it like any other; else the first row sets it.
+  const ConvertOptions& convert = options_.convert;
+  int known_width = -1;
+  if (options_.parse.header == false) {
+    if (convert.schema) {
+      known_width = convert.schema->num_fields();
+    } else if (!options_.parse.column_names.empty()) {
+      known_width = static_cast<int>(options_.parse.column_names.size());
+    }
+  }
   while (true) {
-    first_row.Clear(-1);
+    first_row.Clear(known_width);
     const std::string_view data(reinterpret_cast<const char*>(window_->data()), static_cast<size_t>(window_size_));
     STRATA_RETURN_NOT_OK(parser_->Parse(data, window_size_, eof_, window_line_, 1, &first_row, &first_result));
     if (first_row.num_rows() == 1 || eof_) break;
     STRATA_RETURN_NOT_OK(grow_for_row(0));
   }
-  if (first_row.num_rows() == 0) {  // nothing but blank lines or comments
+  Count(first_result);
+  if (first_row.num_rows() == 0) {  // nothing but blank lines, comments or skipped rows
     DropFront(window_.get(), &window_size_, window_size_);
+    // An empty table with the columns given: the schema's (named as given), else the names'.
     std::vector<FieldPtr> fields;
-    for (const auto& name : options_.parse.column_names) fields.push_back(field(name, utf8()));
-    schema_ = full_schema_ = strata::schema(std::move(fields));
+    const auto& names = options_.parse.column_names;
+    if (convert.schema) {
+      for (int c = 0; c < convert.schema->num_fields(); ++c) {
+        const FieldPtr& f = convert.schema->field(c);
+        const bool renamed = static_cast<int>(names.size()) == convert.schema->num_fields();
+        fields.push_back(field(renamed ? names[static_cast<size_t>(c)] : f->name(), f->type()));
+      }
+    } else {
+      for (const auto& name : names) fields.push_back(field(name, utf8()));
+    }
+    full_schema_ = strata::schema(fields);
+    num_input_columns_ = full_schema_->num_fields();
+    std::vector<FieldPtr> selected_fields;
+    for (const auto& name : convert.include_columns) {
+      const int c = full_schema_->GetFieldIndex(name);
+      if (c < 0) return Status::Invalid("'{}' has no column '{}'", input_->name(), name);
+      selected_fields.push_back(fields[static_cast<size_t>(c)]);
+    }
+    schema_ = convert.include_columns.empty() ? full_schema_ : strata::schema(std::move(selected_fields));
     input_exhausted_ = true;
     return Status::OK();
   }
-  const int columns = first_row.num_columns();
+  const int first_width = first_row.num_columns();
+  int columns = first_width;
   // The sample is every row starting within sample_bytes after the first row, each whole:
   // what is inferred must not depend on how far the window happened to reach (block_bytes).
   STRATA_RETURN_NOT_OK(FillWindow(first_result.consumed + sample_bytes));
+  // Outside kError the width is the one most rows below the first have: a header with a stray
+  // or missing separator (or a broken first record) must not make every other row ragged.
+  // kError keeps the first row's, so that such rows fail naming their line.
+  SampleWidth majority;
+  if (known_width < 0 && options_.parse.ragged_rows != RaggedRows::kError) {
+    const std::string_view after(reinterpret_cast<const char*>(window_->data()) + first_result.consumed,
+                                 static_cast<size_t>(std::min(sample_bytes, window_size_ - first_result.consumed)));
+    majority = MajorityWidth(after, dialect_, pool_);
+    if (majority.width > 0 && majority.width != first_width && 2 * majority.rows_with_width > majority.rows) {
+      columns = majority.width;
+    }
+  }
+  if (known_width >= 0) {
+    detection_.width = fmt::format("{} columns: {} given", columns, convert.schema ? "the schema" : "the names");
+  } else if (majority.rows > 0) {
+    detection_.width = fmt::format("{} columns: {}; {} of the {} rows sampled below the first have {} fields", columns,
+                                   columns == first_width ? "the first row's" : "most rows'", majority.rows_with_width,
+                                   majority.rows, majority.width);
+  } else {
+    detection_.width = fmt::format("{} columns: the first row's{}", columns,
+                                   options_.parse.ragged_rows == RaggedRows::kError ? " (--ragged error)" : "");
+  }
   while (true) {
     const std::string_view data(reinterpret_cast<const char*>(window_->data()), static_cast<size_t>(window_size_));
     const std::string_view rest = data.substr(static_cast<size_t>(first_result.consumed));
@@ -209,30 +262,54 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
     if (eof_ || sample_result.consumed >= stop) break;
     STRATA_RETURN_NOT_OK(grow_for_row(first_result.consumed + sample_result.consumed));
   }
-  skipped_rows_ += sample_result.skipped_rows;
-  skipped_examples_ = sample_result.skipped_examples;
+  Count(sample_result);
 
   auto sample_inferrers = MakeInferrers(options_.convert, columns);
   for (int c = 0; c < columns; ++c) sample_inferrers[static_cast<size_t>(c)].Observe(sample, c);
   if (options_.parse.header) {
     has_header_ = *options_.parse.header;
+    detection_.header = has_header_ ? "yes: given" : "no: given";
   } else {
     // A header is a first row that does not fit the types of the rows below it; when every
-    // column is text (nothing to tell by), a first row is taken as a header.
+    // column is text (nothing to tell by), a first row is taken as a header. all_strings
+    // changes the types read, not this decision: the types are inferred here all the same.
+    ConvertOptions typed = options_.convert;
+    typed.all_strings = false;
+    std::vector<ColumnTypeInferrer> typed_inferrers;
+    if (options_.convert.all_strings) {
+      typed_inferrers = MakeInferrers(typed, columns);
+      for (int c = 0; c < columns; ++c) typed_inferrers[static_cast<size_t>(c)].Observe(sample, c);
+    }
+    const auto& inferrers = options_.convert.all_strings ? typed_inferrers : sample_inferrers;
     has_header_ = true;
+    detection_.header = "yes: no row below the first to compare it with";
     if (sample.num_rows() > 0) {
       bool all_text = true, first_row_fits = true;
-      for (int c = 0; c < columns; ++c) {
-        const TypePtr below = sample_inferrers[static_cast<size_t>(c)].type();
+      for (int c = 0; c < std::min(columns, first_width); ++c) {
+        const TypePtr below = inferrers[static_cast<size_t>(c)].type();
         if (below->id() == TypeId::kString || below->id() == TypeId::kNull || below->id() == TypeId::kBinary) continue;
         all_text = false;
-        ColumnTypeInferrer with_first(options_.convert);
+        ColumnTypeInferrer with_first(typed);
         with_first.Observe(first_row, c);
         with_first.Observe(sample, c);
-        if (!with_first.type()->Equals(below)) first_row_fits = false;
+        if (!with_first.type()->Equals(below) && first_row_fits) {
+          first_row_fits = false;
+          detection_.header = fmt::format("yes: '{}' in the first row does not fit column {} ({} below it)",
+                                          first_row.Field(0, c), c + 1, below->ToString());
+        }
       }
       has_header_ = all_text || !first_row_fits;
+      if (all_text) detection_.header = "yes: every column is text, nothing to tell a header by";
+      if (!has_header_) detection_.header = "no: the first row fits the types of the rows below it";
     }
+  }
+  if (!has_header_ && first_width != columns) {
+    // The first row is data of another width than the rows below: held to it like them.
+    first_row.Clear(columns);
+    BlockParseResult again;
+    const std::string_view data(reinterpret_cast<const char*>(window_->data()), static_cast<size_t>(window_size_));
+    STRATA_RETURN_NOT_OK(parser_->Parse(data, first_result.consumed, eof_, window_line_, 1, &first_row, &again));
+    Count(again);
   }
   if (!has_header_) {
     for (int c = 0; c < columns; ++c) sample_inferrers[static_cast<size_t>(c)].Observe(first_row, c);
@@ -247,12 +324,14 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
     }
     names = options_.parse.column_names;
   } else {
-    for (int c = 0; c < columns; ++c) names.push_back(has_header_ ? std::string(first_row.Field(0, c)) : "");
+    for (int c = 0; c < (has_header_ ? first_width : columns); ++c) {
+      names.push_back(has_header_ ? std::string(first_row.Field(0, c)) : "");
+    }
+    if (has_header_ && first_width != columns) RepairHeader(columns, majority, &names);
   }
   names = UniqueNames(std::move(names));
 
   // Types: given (whole schema by position, or by name), else inferred.
-  const ConvertOptions& convert = options_.convert;
   if (convert.schema && convert.schema->num_fields() != columns) {
     return Status::Invalid("'{}': the schema given has {} fields, the input {} columns", input_->name(),
                            convert.schema->num_fields(), columns);
@@ -308,6 +387,7 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
     std::vector<std::shared_ptr<RecordBatch>> batches;
     if (!has_header_) STRATA_RETURN_NOT_OK(Convert(first_row, &batches));
     STRATA_RETURN_NOT_OK(Convert(sample, &batches));
+    report_.rows += (has_header_ ? 0 : first_row.num_rows()) + sample.num_rows();
     for (auto& batch : batches) ready_.push_back(std::move(batch));
   }
   window_line_ += first_result.lines + sample_result.lines;
@@ -325,7 +405,8 @@ Status CsvReader::Start(const std::vector<TypePtr>* whole_file_types) {
   STRATA_RETURN_NOT_OK(FillWindow(options_.read.sample_bytes));  // skipped lines took part of it
   const std::string_view sample(reinterpret_cast<const char*>(window_->data()),
                                 static_cast<size_t>(std::min(window_size_, options_.read.sample_bytes)));
-  STRATA_ASSIGN_OR_RETURN(dialect_, DetectDialect(sample, options_.parse, pool_));
+  detection_.sample_bytes = static_cast<int64_t>(sample.size());
+  STRATA_ASSIGN_OR_RETURN(dialect_, DetectDialect(sample, options_.parse, pool_, &detection_.dialects));
   parser_ = std::make_unique<BlockParser>(dialect_, options_.parse.ragged_rows, options_.parse.max_row_bytes,
                                           input_->name());
   splitter_ = std::make_unique<BlockSplitter>(dialect_);
@@ -468,10 +549,8 @@ Status CsvReader::CollectWindow(Window* window) {
       return Status::Corrupt("'{}' line {}: a block boundary was misplaced (parsed {} of {} bytes); please report",
                              input_->name(), block.line, block.result.consumed, block.stop - block.start);
     }
-    skipped_rows_ += block.result.skipped_rows;
-    for (const auto& example : block.result.skipped_examples) {
-      if (skipped_examples_.size() < 10) skipped_examples_.push_back(example);
-    }
+    Count(block.result);
+    if (inferrers_.empty()) report_.rows += block.rows.num_rows();
     if (!inferrers_.empty()) {
       for (int c = 0; c < columns; ++c) inferrers_[static_cast<size_t>(c)].Observe(block.rows, c);
     }
@@ -481,10 +560,72 @@ Status CsvReader::CollectWindow(Window* window) {
   return Status::OK();
 }
 
+// A header of another width than most rows: the missing names are left empty (UniqueNames
+// makes them f<i>); extra ones go, the empty ones first (a stray separator), then the last.
+void CsvReader::RepairHeader(int columns, const SampleWidth& majority, std::vector<std::string>* names) {
+  const int header_width = static_cast<int>(names->size());
+  std::string change;
+  if (header_width < columns) {
+    names->resize(static_cast<size_t>(columns));
+    change = fmt::format("{} name{} generated (f{}..)", columns - header_width, columns - header_width == 1 ? "" : "s",
+                         header_width);
+  } else {
+    std::vector<std::string> dropped;
+    for (int c = header_width - 1; c >= 0 && static_cast<int>(names->size()) > columns; --c) {
+      if ((*names)[static_cast<size_t>(c)].empty()) {
+        names->erase(names->begin() + c);
+        dropped.push_back("''");
+      }
+    }
+    while (static_cast<int>(names->size()) > columns) {
+      dropped.push_back("'" + names->back() + "'");
+      names->pop_back();
+    }
+    change = fmt::format("name{} dropped:", dropped.size() == 1 ? "" : "s");
+    for (size_t i = 0; i < dropped.size(); ++i) change += (i == 0 ? " " : ", ") + dropped[i];
+  }
+  report_.header_repair = fmt::format("line {}: the header has {} fields, {} of the {} rows sampled below it {} {}: "
+                                      "read as {} columns, {}",
+                                      window_line_, header_width, majority.rows_with_width, majority.rows,
+                                      majority.rows_with_width == 1 ? "has" : "have", columns, columns, change);
+}
+
+void CsvReader::Count(const BlockParseResult& result) {
+  report_.padded_rows += result.padded_rows;
+  report_.skipped_rows += result.skipped_rows;
+  for (const auto& example : result.skipped_examples) {
+    if (report_.skipped_examples.size() < 10) report_.skipped_examples.push_back(example);
+  }
+  if (result.unclosed_quote_line > 0) report_.unclosed_quote_line = result.unclosed_quote_line;
+}
+
+Status CsvReader::CheckRowsLost() const {
+  const RaggedRows mode = options_.parse.ragged_rows;
+  if (mode != RaggedRows::kSkip && mode != RaggedRows::kSalvage) return Status::OK();
+  const int64_t skipped = report_.skipped_rows, total = report_.rows + report_.skipped_rows;
+  const int64_t allowed = options_.parse.max_bad_rows;
+  if (allowed >= 0 ? skipped <= allowed : 2 * skipped <= total) return Status::OK();
+  std::string lines;
+  for (const auto& example : report_.skipped_examples) {
+    if (lines.size() > 60) {
+      lines += ", ...";
+      break;
+    }
+    lines += fmt::format("{}{} ({} fields)", lines.empty() ? "" : ", ", example.line, example.fields);
+  }
+  return Status::Invalid("'{}': {} of {} rows skipped as not {} fields (lines {}), more than {}: the width or the "
+                         "dialect is likely wrong; --max-bad-rows N allows N",
+                         input_->name(), skipped, total, num_input_columns_, lines,
+                         allowed >= 0 ? fmt::format("--max-bad-rows {}", allowed) : std::string("half"));
+}
+
 Result<std::shared_ptr<RecordBatch>> CsvReader::Next() {
   while (ready_.empty()) {
     STRATA_ASSIGN_OR_RETURN(const bool more, ParseNextWindow());
-    if (!more) return std::shared_ptr<RecordBatch>();
+    if (!more) {
+      STRATA_RETURN_NOT_OK(CheckRowsLost());
+      return std::shared_ptr<RecordBatch>();
+    }
   }
   auto batch = std::move(ready_.front());
   ready_.pop_front();

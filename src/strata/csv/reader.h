@@ -21,6 +21,7 @@
 #include "strata/csv/block_splitter.h"
 #include "strata/csv/parser.h"
 #include "strata/csv/read_options.h"
+#include "strata/csv/sniffer.h"
 #include "strata/csv/type_inference.h"
 #include "strata/io/input_stream.h"
 #include "strata/io/s3/s3_options.h"
@@ -38,6 +39,25 @@ struct CsvReadOptions {
   // Open(path) of an s3:// URL: endpoint, region, credentials (empty: the environment's).
   s3::S3Options s3;
   Status Validate() const;
+};
+
+// What a read padded, skipped or repaired: complete once Next() has returned nullptr.
+struct CsvReadReport {
+  int64_t rows = 0;          // rows read into batches so far
+  int64_t padded_rows = 0;   // short rows padded with nulls (RaggedRows::kFill, kSalvage)
+  int64_t skipped_rows = 0;  // rows skipped (kSkip; long rows in kSalvage)
+  std::vector<SkippedRow> skipped_examples;  // the first 10 skipped
+  int64_t unclosed_quote_line = 0;  // kSalvage: the row whose quote the end of input closed (0: none)
+  // How a header whose width differs from most rows' was repaired ("" when it was not).
+  std::string header_repair;
+};
+
+// What the reader detected from the sample, and what it considered (strata schema prints it).
+struct CsvDetection {
+  int64_t sample_bytes = 0;                // bytes the dialect was detected from
+  std::vector<DialectCandidate> dialects;  // every dialect tried, in order (dialect() is the choice)
+  std::string header;                      // the header decision and why
+  std::string width;                       // where the number of columns comes from
 };
 
 class CsvReader {
@@ -67,9 +87,14 @@ class CsvReader {
   const SchemaPtr& input_schema() const { return full_schema_; }
   const Dialect& dialect() const { return dialect_; }
   bool has_header() const { return has_header_; }
-  // Rows skipped as ragged (RaggedRows::kSkip) so far, and the first few of them.
-  int64_t skipped_rows() const { return skipped_rows_; }
-  const std::vector<SkippedRow>& skipped_examples() const { return skipped_examples_; }
+  // Rows skipped as ragged (RaggedRows::kSkip, kSalvage) so far, and the first few of them.
+  int64_t skipped_rows() const { return report_.skipped_rows; }
+  const std::vector<SkippedRow>& skipped_examples() const { return report_.skipped_examples; }
+  // Rows read, padded and skipped so far, a quote closed by the end of input, a repaired header.
+  // With kSkip or kSalvage, Next() fails at the end of the input when more rows were skipped
+  // than ParseOptions::max_bad_rows allows (by default, when more than half were).
+  const CsvReadReport& report() const { return report_; }
+  const CsvDetection& detection() const { return detection_; }
   // Bytes of the underlying input consumed so far, and its size (-1 when unknown).
   int64_t raw_bytes_read() const { return input_->raw_bytes_read(); }
   int64_t raw_size() const { return input_->raw_size(); }
@@ -133,8 +158,14 @@ class CsvReader {
   // Set only in infer_whole_file's first pass: blocks are observed, not converted.
   std::vector<ColumnTypeInferrer> inferrers_;
   std::deque<std::shared_ptr<RecordBatch>> ready_;
-  int64_t skipped_rows_ = 0;
-  std::vector<SkippedRow> skipped_examples_;
+  CsvReadReport report_;
+  CsvDetection detection_;
+  // Fits a header's names to `columns`, the width most sampled rows have, and reports it.
+  void RepairHeader(int columns, const SampleWidth& majority, std::vector<std::string>* names);
+  // Adds a parse's padded and skipped rows (and an unclosed quote) to report_.
+  void Count(const BlockParseResult& result);
+  // kSkip / kSalvage at the end of the input: fails when too many rows were skipped.
+  Status CheckRowsLost() const;
 };
 
 }  // namespace strata::csv

@@ -13,6 +13,7 @@
 
 #include "strata/array/array.h"
 #include "strata/csv/reader.h"
+#include "strata/exec/executor.h"
 #include "strata/memory/memory_pool.h"
 
 namespace strata::csv::testing {
@@ -67,6 +68,49 @@ inline std::vector<std::string> Names(const Table& table) {
   std::vector<std::string> out;
   for (const auto& f : table.schema()->fields()) out.push_back(f->name());
   return out;
+}
+
+// A table and what the read reported (CsvReader::report()).
+struct ReadAndReport {
+  std::shared_ptr<Table> table;
+  CsvReadReport report;
+};
+
+inline Result<ReadAndReport> ReadWithReport(const std::string& text, const CsvReadOptions& options) {
+  STRATA_ASSIGN_OR_RETURN(auto reader, CsvReader::Open(Memory(text), options, SystemMemoryPool()));
+  ReadAndReport out;
+  STRATA_ASSIGN_OR_RETURN(out.table, reader->ReadAll());
+  out.report = reader->report();
+  return out;
+}
+
+// Reads `text` with a sample of `sample_bytes` (small, so that most rows go past the sample)
+// on the calling thread, then in blocks of 7 bytes on `executor`: both must succeed, or fail
+// with the same message, and agree on the rows, the schema and the report. Returns the first.
+inline Result<ReadAndReport> ReadSeriallyAndInBlocks(const std::string& text, CsvReadOptions options,
+                                                     const exec::Executor& executor, int64_t sample_bytes = 12) {
+  options.read.sample_bytes = sample_bytes;
+  options.read.executor = exec::Executor();
+  auto serial = ReadWithReport(text, options);
+  options.read.executor = executor;
+  options.read.block_bytes = 7;
+  auto blocks = ReadWithReport(text, options);
+  if (serial.ok() != blocks.ok()) {
+    return Status::Invalid("serial: {}; in blocks: {}", serial.status().ToString(), blocks.status().ToString());
+  }
+  if (!serial.ok()) {
+    if (serial.status().message() != blocks.status().message()) {
+      return Status::Invalid("serial: {}; in blocks: {}", serial.status().ToString(), blocks.status().ToString());
+    }
+    return serial.status();
+  }
+  const CsvReadReport &a = serial->report, &b = blocks->report;
+  if (Rows(*serial->table) != Rows(*blocks->table) || !serial->table->schema()->Equals(*blocks->table->schema()) ||
+      a.rows != b.rows || a.padded_rows != b.padded_rows || a.skipped_rows != b.skipped_rows ||
+      a.unclosed_quote_line != b.unclosed_quote_line || a.header_repair != b.header_repair) {
+    return Status::Invalid("the read in blocks differs from the serial one");
+  }
+  return serial;
 }
 
 // A stream of `prefix`, then the pieces `piece(0, &out)`, `piece(1, &out)`, ... appended one

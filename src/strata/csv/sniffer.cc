@@ -12,6 +12,7 @@ struct Score {
   int64_t rows = 0;
   int64_t consistent_rows = 0;  // rows with the modal field count
   int columns = 0;              // the modal field count
+  int64_t text_after_quote = 0;  // quoted fields with text after the closing quote ("ab"c)
 };
 
 // Parses the sample's first rows in `dialect` with every row kept whatever its width, and
@@ -30,6 +31,7 @@ Score ScoreDialect(std::string_view sample, const Dialect& dialect, MemoryPool* 
     if (!parser.Parse(rest, static_cast<int64_t>(rest.size()), false, 1, 1, &rows, &result).ok()) return score;
     if (result.consumed == 0) break;  // the cut last line
     at += result.consumed;
+    score.text_after_quote += result.text_after_quote;
     if (rows.num_rows() == 0) continue;
     ++score.rows;
     auto it = std::find_if(widths.begin(), widths.end(), [&](auto& w) { return w.first == rows.num_columns(); });
@@ -46,7 +48,9 @@ Score ScoreDialect(std::string_view sample, const Dialect& dialect, MemoryPool* 
   return score;
 }
 
-// Better: more rows agreeing; then more columns (a delimiter that splits nothing gives 1).
+// Better: more rows agreeing; then fewer quoted fields with text after the closing quote
+// (the mark of a wrong quote or escape); then more columns (a delimiter that splits nothing
+// gives 1). Strictly better only: on a tie the candidate tried first stays.
 bool Better(const Score& a, const Score& b) {
   if (a.parsed != b.parsed) return a.parsed;
   const bool a_splits = a.columns > 1, b_splits = b.columns > 1;
@@ -55,21 +59,31 @@ bool Better(const Score& a, const Score& b) {
   const int64_t lhs = a.consistent_rows * std::max<int64_t>(b.rows, 1);
   const int64_t rhs = b.consistent_rows * std::max<int64_t>(a.rows, 1);
   if (lhs != rhs) return lhs > rhs;
+  if (a.text_after_quote != b.text_after_quote) return a.text_after_quote < b.text_after_quote;
   return a.columns > b.columns;
 }
 
 }  // namespace
 
-Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& options, MemoryPool* pool) {
+SampleWidth MajorityWidth(std::string_view sample, const Dialect& dialect, MemoryPool* pool) {
+  const Score score = ScoreDialect(sample, dialect, pool);
+  if (!score.parsed) return {};
+  SampleWidth out;
+  out.width = score.columns;
+  out.rows_with_width = score.consistent_rows;
+  out.rows = score.rows;
+  return out;
+}
+
+Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& options, MemoryPool* pool,
+                              std::vector<DialectCandidate>* considered) {
   const Dialect base = Dialect::FromOptions(options);
   std::vector<char> delimiters = options.delimiter ? std::vector<char>{*options.delimiter}
                                                    : std::vector<char>{',', '\t', ';', '|'};
   std::vector<char> quotes = options.quote ? std::vector<char>{*options.quote} : std::vector<char>{'"', '\''};
-  std::vector<char> escapes = options.escape ? std::vector<char>{*options.escape} : std::vector<char>{'\0'};
-  // A backslash before a quote suggests backslash escapes; try them too.
-  if (!options.escape && (sample.find("\\\"") != std::string_view::npos || sample.find("\\'") != std::string_view::npos)) {
-    escapes.push_back('\\');
-  }
+  // No escape first: escaping changes bytes (it drops the escape character), so it is tried
+  // second and must do strictly better than the literal reading.
+  std::vector<char> escapes = options.escape ? std::vector<char>{*options.escape} : std::vector<char>{'\0', '\\'};
   // A single quote is a quote character only when no double quote appears at all.
   if (!options.quote && sample.find('"') != std::string_view::npos) quotes = {'"'};
 
@@ -80,6 +94,12 @@ Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& optio
     for (char quote : quotes) {
       for (char escape : escapes) {
         if (quote == delimiter || escape == delimiter || (escape != '\0' && escape == quote)) continue;
+        // A detected escape must be seen escaping the quote: a backslash before any other
+        // byte (C:\dir, 8\'9 in a "-quoted file) is text.
+        if (!options.escape && escape != '\0') {
+          const char pair[2] = {escape, quote};
+          if (quote == '\0' || sample.find(std::string_view(pair, 2)) == std::string_view::npos) continue;
+        }
         Dialect d = base;
         d.delimiter = delimiter;
         d.quoting = quote != '\0';
@@ -87,11 +107,17 @@ Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& optio
         d.escaping = escape != '\0';
         d.escape = d.escaping ? escape : '\\';
         const Score score = ScoreDialect(sample, d, pool);
-        // A backslash before a quote is in the sample (escapes are tried only then): on a tie
-        // the escaping reading wins, as the other one keeps the backslash and splits the field.
-        const bool tie_to_escape = escape != '\0' && !best.escaping && !Better(best_score, score) &&
-                                   best.delimiter == delimiter && best.quote == d.quote;
-        if (first || Better(score, best_score) || tie_to_escape) {
+        if (considered != nullptr) {
+          DialectCandidate candidate;
+          candidate.dialect = d;
+          candidate.parsed = score.parsed;
+          candidate.rows = score.rows;
+          candidate.rows_with_width = score.consistent_rows;
+          candidate.width = score.columns;
+          candidate.text_after_quote = score.text_after_quote;
+          considered->push_back(candidate);
+        }
+        if (first || Better(score, best_score)) {
           best = d;
           best_score = score;
           first = false;

@@ -37,6 +37,22 @@ TEST(Sniffer, DetectsTheQuoteAndEscapes) {
   EXPECT_FALSE(Detect("a,b\n1,\"x\"\"y\"\n").escaping);
 }
 
+// Issue 39: a backslash before a single quote in a "-quoted file is text, not an escape.
+TEST(Sniffer, ABackslashBeforeAnotherByteIsNoEscape) {
+  EXPECT_FALSE(Detect("id,size\n1,\"8\\'9\"\"\"\n2,\"5\\'1\"\n").escaping);
+  EXPECT_FALSE(Detect("path,n\n\"C:\\dir\\x\",1\n\"D:\\y\",2\n").escaping);
+  // A path ending in a backslash, RFC 4180: the escaping reading would swallow the delimiter.
+  EXPECT_FALSE(Detect("path,n\n\"C:\\\",1\n\"D:\\\",2\n").escaping);
+}
+
+// Both readings agree on every row and leave no text after a closing quote: the one that
+// keeps the bytes (no escape) wins the tie.
+TEST(Sniffer, ATieKeepsTheBytes) {
+  const Dialect d = Detect("a,b\n1,x\\\"y\n2,z\n");
+  EXPECT_FALSE(d.escaping);
+  EXPECT_EQ(d.delimiter, ',');
+}
+
 TEST(Sniffer, KeepsWhatTheOptionsGive) {
   ParseOptions options;
   options.delimiter = ';';

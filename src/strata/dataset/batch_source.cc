@@ -133,17 +133,52 @@ class CsvBatchSource final : public BatchSource {
     return line;
   }
 
-  std::string SkippedRowsReport() const override {
-    const int64_t skipped = reader_->skipped_rows();
-    if (skipped == 0) return "";
-    std::string lines;
-    const auto& examples = reader_->skipped_examples();
-    for (size_t i = 0; i < examples.size() && i < 5; ++i) {
-      lines += fmt::format("{}line {} ({} fields)", i == 0 ? "" : ", ", examples[i].line, examples[i].fields);
+  std::string DetectionLines() const override {
+    const csv::CsvDetection& d = reader_->detection();
+    std::string out = fmt::format("detection (sample of {} bytes; dialects scored on its first 200 rows):", d.sample_bytes);
+    for (const csv::DialectCandidate& c : d.dialects) {
+      const bool chosen = c.dialect.delimiter == reader_->dialect().delimiter &&
+                          c.dialect.quoting == reader_->dialect().quoting && c.dialect.quote == reader_->dialect().quote &&
+                          c.dialect.escaping == reader_->dialect().escaping && c.dialect.escape == reader_->dialect().escape;
+      out += fmt::format("\n  dialect  {}: ", c.dialect.ToString());
+      if (!c.parsed) {
+        out += "does not parse";
+      } else {
+        out += fmt::format("{} of {} rows have {} field{}", c.rows_with_width, c.rows, c.width, c.width == 1 ? "" : "s");
+        if (c.text_after_quote > 0) out += fmt::format(", {} with text after a closing quote", c.text_after_quote);
+      }
+      if (chosen) out += " (chosen)";
     }
-    if (static_cast<int64_t>(std::min<size_t>(examples.size(), 5)) < skipped) lines += ", ...";
-    return fmt::format("'{}': skipped {} ragged row{} (not {} fields): {}", path_, skipped, skipped == 1 ? "" : "s",
-                       reader_->schema()->num_fields(), lines);
+    out += fmt::format("\n  header   {}\n  width    {}", d.header, d.width);
+    out += "\n  preamble not looked for (--skip-rows N skips lines above the header)";
+    return out;
+  }
+
+  std::string SkippedRowsReport() const override {
+    const csv::CsvReadReport& report = reader_->report();
+    std::vector<std::string> lines;
+    if (!report.header_repair.empty()) lines.push_back(fmt::format("'{}' {}", path_, report.header_repair));
+    if (report.padded_rows > 0) {
+      lines.push_back(fmt::format("'{}': padded {} short row{} with nulls", path_, report.padded_rows,
+                                  report.padded_rows == 1 ? "" : "s"));
+    }
+    if (report.skipped_rows > 0) {
+      std::string where;
+      const auto& examples = report.skipped_examples;
+      for (size_t i = 0; i < examples.size() && i < 5; ++i) {
+        where += fmt::format("{}line {} ({} fields)", i == 0 ? "" : ", ", examples[i].line, examples[i].fields);
+      }
+      if (static_cast<int64_t>(std::min<size_t>(examples.size(), 5)) < report.skipped_rows) where += ", ...";
+      lines.push_back(fmt::format("'{}': skipped {} ragged row{} (not {} fields): {}", path_, report.skipped_rows,
+                                  report.skipped_rows == 1 ? "" : "s", reader_->input_schema()->num_fields(), where));
+    }
+    if (report.unclosed_quote_line > 0) {
+      lines.push_back(fmt::format("'{}' line {}: a quote never closed; its field ends at the end of the file",
+                                  path_, report.unclosed_quote_line));
+    }
+    std::string out;
+    for (const auto& line : lines) out += (out.empty() ? "" : "\n") + line;
+    return out;
   }
 
  private:
@@ -155,6 +190,15 @@ class CsvBatchSource final : public BatchSource {
     const std::vector<ColumnTypeSpec>& spec = options.csv_schema;
     std::vector<std::string> names;
     bool has_header = read->parse.header.value_or(true);
+    // No header and names other than the generated f0, f1, ...: the spec is the whole schema,
+    // whatever the first rows hold (a ragged first row must not fail the look).
+    const bool generated_names = std::all_of(spec.begin(), spec.end(), [](const ColumnTypeSpec& column) {
+      return column.name.size() > 1 && column.name[0] == 'f' &&
+             column.name.find_first_not_of("0123456789", 1) == std::string::npos;
+    });
+    if (read->parse.header == false && !generated_names) {
+      return csv::ApplySchemaSpec(spec, {}, false, path, read, options.csv_schema_label);
+    }
     if (path == "-") {
       // Standard input cannot be looked at twice: without a header, every column in order, else
       // the columns named. The names given stand for the input's.

@@ -50,8 +50,12 @@ class BatchSource {
   virtual std::string format_name() const = 0;
   // One line on how a CSV input is read (dialect and header); "" for other formats.
   virtual std::string DialectLine() const { return ""; }
-  // Rows skipped so far as ragged (csv::RaggedRows::kSkip): a line with the count and the
-  // first lines where they were, or "" when none were.
+  // For a CSV input, every choice the sniffer made and what it considered, several lines;
+  // "" for other formats.
+  virtual std::string DetectionLines() const { return ""; }
+  // What a CSV read repaired so far, one line each: a header of the wrong width, rows padded,
+  // rows skipped as ragged (the count and the first lines where they were), a quote closed by
+  // the end of the file; "" when none.
   virtual std::string SkippedRowsReport() const { return ""; }
   // With a filter on Parquet input: what the reader skipped so far, and how.
   virtual std::optional<parquet::PruningStats> pruning_stats() const { return std::nullopt; }

@@ -53,6 +53,7 @@ class FilteringSource final : public BatchSource {
   int64_t read_count() const override { return source_->read_count(); }
   std::string format_name() const override { return source_->format_name(); }
   std::string DialectLine() const override { return source_->DialectLine(); }
+  std::string DetectionLines() const override { return source_->DetectionLines(); }
   std::string SkippedRowsReport() const override { return source_->SkippedRowsReport(); }
 
  private:

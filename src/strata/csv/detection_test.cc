@@ -1,0 +1,47 @@
+// CsvReader::detection(): every dialect the sniffer tried with how the sample read in it, and
+// why the header and the width are what they are (`strata schema FILE.csv` prints it).
+#include <gtest/gtest.h>
+
+#include "strata/csv/reader_test_util.h"
+
+namespace strata::csv {
+namespace {
+
+TEST(Detection, ListsEveryCandidateAndTheChoices) {
+  CSV_ASSIGN_OR_FAIL(reader, CsvReader::Open(testing::Memory("id,name\n1,\"x\"\n2,y\n"), {}, SystemMemoryPool()));
+  const CsvDetection& d = reader->detection();
+  EXPECT_EQ(d.sample_bytes, 18);
+  // Four delimiters; only the double quote (one appears); no escape (none escapes it).
+  ASSERT_EQ(d.dialects.size(), 4u);
+  EXPECT_EQ(d.dialects[0].dialect.ToString(), "delimiter ',', quote '\"', escape none");
+  EXPECT_EQ(d.dialects[0].rows, 3);
+  EXPECT_EQ(d.dialects[0].rows_with_width, 3);
+  EXPECT_EQ(d.dialects[0].width, 2);
+  EXPECT_EQ(d.dialects[1].dialect.delimiter, '\t');
+  EXPECT_EQ(d.dialects[1].width, 1);
+  EXPECT_EQ(d.header, "yes: 'id' in the first row does not fit column 1 (int64 below it)");
+  EXPECT_EQ(d.width, "2 columns: the first row's (--ragged error)");
+
+  // A backslash before the quote adds the escaping candidates; salvage takes the majority width.
+  CsvReadOptions options;
+  options.parse.ragged_rows = RaggedRows::kSalvage;
+  CSV_ASSIGN_OR_FAIL(escaped, CsvReader::Open(testing::Memory("a,b\n1,\"x\\\"y\",3\n2,z,4\n"), options,
+                                              SystemMemoryPool()));
+  const CsvDetection& e = escaped->detection();
+  ASSERT_EQ(e.dialects.size(), 8u);
+  EXPECT_TRUE(e.dialects[1].dialect.escaping);
+  EXPECT_EQ(e.dialects[0].text_after_quote, 1);  // the literal reading: y" after the quote
+  EXPECT_EQ(e.dialects[1].text_after_quote, 0);
+  EXPECT_TRUE(escaped->dialect().escaping);
+  EXPECT_EQ(e.width, "3 columns: most rows'; 2 of the 2 rows sampled below the first have 3 fields");
+  EXPECT_EQ(e.header, "yes: 'a' in the first row does not fit column 1 (int64 below it)");
+  CSV_ASSIGN_OR_FAIL(text, CsvReader::Open(testing::Memory("a,b\nx,y\n"), {}, SystemMemoryPool()));
+  EXPECT_EQ(text->detection().header, "yes: every column is text, nothing to tell a header by");
+
+  options.parse.header = false;
+  CSV_ASSIGN_OR_FAIL(given, CsvReader::Open(testing::Memory("1,2\n3,4\n"), options, SystemMemoryPool()));
+  EXPECT_EQ(given->detection().header, "no: given");
+}
+
+}  // namespace
+}  // namespace strata::csv
