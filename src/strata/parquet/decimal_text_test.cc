@@ -43,6 +43,24 @@ std::string TwosComplement(std::string_view number, int width) {
   return std::string(bytes.begin(), bytes.end());
 }
 
+// A file pt::BuildFile made, read with large_binary or not: the schema its batch reader
+// announces, and the whole table.
+struct TextRead {
+  std::shared_ptr<Schema> schema;
+  std::shared_ptr<Table> table;
+};
+Result<TextRead> ReadAsText(const Result<std::shared_ptr<Buffer>>& file, const char* name, bool large_binary) {
+  STRATA_RETURN_NOT_OK(file.status());
+  STRATA_ASSIGN_OR_RETURN(auto reader, FileReader::Open(MakeBufferSource(*file, name), SystemMemoryPool()));
+  BatchReadOptions options;
+  options.large_binary = large_binary;
+  STRATA_ASSIGN_OR_RETURN(auto batches, reader->ReadBatches(options));
+  TextRead out;
+  out.schema = batches->schema();
+  STRATA_ASSIGN_OR_RETURN(out.table, reader->ReadTable(options));
+  return out;
+}
+
 std::string Format(const std::string& bytes, int32_t scale) {
   std::vector<uint32_t> limbs((bytes.size() + 3) / 4 + 1);
   std::string out(static_cast<size_t>(DecimalTextBound(static_cast<int64_t>(bytes.size()), scale)), '\0');
@@ -108,21 +126,13 @@ void CheckWideDecimalColumn(const DecimalCase& c, bool large_binary) {
   const pt::ColumnValues values = c.physical == PhysicalType::kByteArray
                                       ? pt::ColumnValues::ByteArrays(bytes, valid)
                                       : pt::ColumnValues::FixedLenByteArrays(c.type_length, bytes, valid);
-  auto file = pt::BuildFile({column}, {values}, 4);  // two row groups
-  ASSERT_TRUE(file.ok()) << file.status().ToString();
-  auto reader = FileReader::Open(MakeBufferSource(*file, "wide.parquet"), SystemMemoryPool());
-  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  BatchReadOptions options;
-  options.large_binary = large_binary;
-  auto batches = (*reader)->ReadBatches(options);
-  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
-  const Field& field = *(*batches)->schema()->field(0);
+  auto read = ReadAsText(pt::BuildFile({column}, {values}, 4), "wide.parquet", large_binary);  // two row groups
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  const Field& field = *read->schema->field(0);
   EXPECT_EQ(field.type()->id(), text_id);
   EXPECT_EQ(field.metadata().Get(kDecimalTextMetadataKey), fmt::format("decimal({}, {})", c.precision, c.scale));
-  auto table = (*reader)->ReadTable(options);
-  ASSERT_TRUE(table.ok()) << table.status().ToString();
   std::vector<std::optional<std::string>> texts;
-  for (const Array& chunk : (*table)->column(0)->chunks()) {
+  for (const Array& chunk : read->table->column(0)->chunks()) {
     ASSERT_EQ(chunk.type()->id(), text_id);
     auto valid_chunk = ValidateFull(*chunk.data());
     ASSERT_TRUE(valid_chunk.ok()) << valid_chunk.ToString();
@@ -178,23 +188,17 @@ void CheckWideDecimalsInAList(bool large_binary) {
   column.physical_type = PhysicalType::kByteArray;
   column.logical_type = pt::DecimalLogicalType(90, 2);
   column.list = true;
-  auto file = pt::BuildFile({column}, {pt::ColumnValues::ListOf<std::string>(PhysicalType::kByteArray, rows)}, 10);
-  ASSERT_TRUE(file.ok()) << file.status().ToString();
-  auto reader = FileReader::Open(MakeBufferSource(*file, "wide_list.parquet"), SystemMemoryPool());
-  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  BatchReadOptions options;
-  options.large_binary = large_binary;
-  auto batches = (*reader)->ReadBatches(options);
-  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
-  const Field& field = *(*batches)->schema()->field(0);
+  auto read = ReadAsText(
+      pt::BuildFile({column}, {pt::ColumnValues::ListOf<std::string>(PhysicalType::kByteArray, rows)}, 10),
+      "wide_list.parquet", large_binary);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  const Field& field = *read->schema->field(0);
   ASSERT_EQ(field.type()->id(), TypeId::kList);
   const Field& element = *field.type()->value_field();
   EXPECT_EQ(element.type()->id(), text_id);
   EXPECT_EQ(element.metadata().Get(kDecimalTextMetadataKey), "decimal(90, 2)");
-  auto table = (*reader)->ReadTable(options);
-  ASSERT_TRUE(table.ok()) << table.status().ToString();
-  ASSERT_EQ((*table)->num_rows(), 4);
-  const Array& list = (*table)->column(0)->chunks()[0];
+  ASSERT_EQ(read->table->num_rows(), 4);
+  const Array& list = read->table->column(0)->chunks()[0];
   auto valid_list = ValidateFull(*list.data());
   ASSERT_TRUE(valid_list.ok()) << valid_list.ToString();
   EXPECT_TRUE(list.type()->Equals(*field.type())) << list.type()->ToString();

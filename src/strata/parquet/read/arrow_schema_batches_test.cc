@@ -92,20 +92,27 @@ std::vector<int> FieldIndices(const FileReader& file, const std::vector<std::str
   return out;
 }
 
-// Through Next(): the values, every batch's types checked against schema().
-Columns ReadByBatches(FileReader* file, BatchReadOptions options) {
-  auto reader = file->ReadBatches(options);
-  EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+// Every batch of `reader` (a batch reader or a filtered one): the values, every batch's
+// types checked against the reader's schema().
+template <typename Reader>
+Columns Drain(Reader& reader) {
   Columns out;
-  if (!reader.ok()) return out;
   while (true) {
-    auto batch = (*reader)->Next();
+    auto batch = reader.Next();
     EXPECT_TRUE(batch.ok()) << batch.status().ToString();
     if (!batch.ok() || *batch == nullptr) break;
-    ExpectTypesOf(**batch, *(*reader)->schema());
+    ExpectTypesOf(**batch, *reader.schema());
     Append(**batch, &out);
   }
   return out;
+}
+
+// Through Next().
+Columns ReadByBatches(FileReader* file, BatchReadOptions options) {
+  auto reader = file->ReadBatches(options);
+  EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+  if (!reader.ok()) return {};
+  return Drain(**reader);
 }
 
 // Through ForEachBatch on two threads (row groups decoded at once), put back in file order.
@@ -240,15 +247,7 @@ TEST_F(PyarrowFileTest, FilteredReaderRestores) {
         restore ? std::vector<std::string>{"timestamp[ms, tz=-02:15]", "dictionary<values=string, indices=int32>"}
                 : std::vector<std::string>{"timestamp[ms, tz=UTC]", "string"};
     EXPECT_EQ(TypeNames(*(*reader)->schema()), types);
-    Columns values;
-    while (true) {
-      auto batch = (*reader)->Next();
-      ASSERT_TRUE(batch.ok()) << batch.status().ToString();
-      if (*batch == nullptr) break;
-      ExpectTypesOf(**batch, *(*reader)->schema());
-      Append(**batch, &values);
-    }
-    EXPECT_EQ(values, (Columns{{kMinus0215}, {"baz"}})) << "restore " << restore;
+    EXPECT_EQ(Drain(**reader), (Columns{{kMinus0215}, {"baz"}})) << "restore " << restore;
   }
 }
 
@@ -314,15 +313,7 @@ TEST_F(WrittenFileTest, FilterOnARestoredDuration) {
   auto reader = FilteredBatchReader::Make(file.get(), BatchReadOptions(), filter);
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   EXPECT_EQ(TypeNames(*(*reader)->schema()), (std::vector<std::string>{"duration[ms]", "int64"}));
-  Columns values;
-  while (true) {
-    auto batch = (*reader)->Next();
-    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
-    if (*batch == nullptr) break;
-    ExpectTypesOf(**batch, *(*reader)->schema());
-    Append(**batch, &values);
-  }
-  EXPECT_EQ(values, (Columns{{"20", "30"}, {"7", "70"}}));
+  EXPECT_EQ(Drain(**reader), (Columns{{"20", "30"}, {"7", "70"}}));
 }
 
 }  // namespace
