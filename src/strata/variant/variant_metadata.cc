@@ -45,12 +45,9 @@ Result<VariantMetadata> VariantMetadata::Make(std::string_view bytes) {
     return Status::Corrupt("variant metadata holds a name that is not valid UTF-8");
   }
   if (m.sorted_) {
-    for (uint32_t i = 1; i < m.size_; ++i) {
-      if (!(m.name(i - 1) < m.name(i))) {
-        return Status::Corrupt("variant metadata is marked sorted but name {} ('{}') does not sort after '{}'", i,
-                               m.name(i), m.name(i - 1));
-      }
-    }
+    // A dictionary marked sorted that is not (DuckDB 1.5.2's writer) is read as unsorted:
+    // names are then found by a scan. DuckDB, parquet-wasm and hyparquet read such files.
+    for (uint32_t i = 1; i < m.size_ && m.sorted_; ++i) m.sorted_ = m.name(i - 1) < m.name(i);
   }
   return m;
 }

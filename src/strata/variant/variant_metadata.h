@@ -15,9 +15,10 @@ class VariantMetadata {
   VariantMetadata() = default;
 
   // Validates `bytes` (version 1, offset widths, dictionary_size + 1 offsets that start at 0,
-  // never decrease and end at the byte count, UTF-8 names, and sorted unique names when the
-  // header says so) and returns a view of them: `bytes` must outlive the view. Corrupt with
-  // the offending position otherwise. Allocates nothing, whatever the bytes claim.
+  // never decrease and end at the byte count, UTF-8 names) and returns a view of them: `bytes`
+  // must outlive the view. Corrupt with the offending position otherwise. Allocates nothing,
+  // whatever the bytes claim. Names the header calls sorted but that are not (sorted unique)
+  // are taken as unsorted (sorted() false).
   static Result<VariantMetadata> Make(std::string_view bytes);
 
   // Number of names in the dictionary.

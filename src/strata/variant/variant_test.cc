@@ -47,8 +47,23 @@ TEST(VariantMetadataTest, RejectsHostileBytes) {
   EXPECT_TRUE(VariantMetadata::Make(Bytes({0x01, 2, 0, 2, 1, 'a', 'b'})).status().IsCorrupt());  // decreasing
   EXPECT_TRUE(VariantMetadata::Make(Bytes({0x01, 1, 1, 1, 'a'})).status().IsCorrupt());     // first not 0
   EXPECT_TRUE(VariantMetadata::Make(Bytes({0x01, 1, 0, 1, 0xff})).status().IsCorrupt());   // not UTF-8
-  EXPECT_TRUE(VariantMetadata::Make(Bytes({0x11, 2, 0, 1, 2, 'b', 'a'})).status().IsCorrupt());  // not sorted
   EXPECT_TRUE(VariantMetadata::Make(Bytes({0x01, 1, 0, 1, 'a', 'x'})).status().IsCorrupt());  // trailing bytes
+}
+
+// Marked sorted but not (DuckDB 1.5.2's writer): read as unsorted, every name found by a scan.
+TEST(VariantMetadataTest, AMetadataMarkedSortedThatIsNotIsReadAsUnsorted) {
+  for (const std::string& bytes : {Bytes({0x11, 2, 0, 1, 2, 'b', 'a'}), Bytes({0x11, 2, 0, 1, 2, 'a', 'a'})}) {
+    auto m = VariantMetadata::Make(bytes);
+    ASSERT_TRUE(m.ok()) << m.status().ToString();
+    EXPECT_FALSE(m->sorted());
+    EXPECT_EQ(m->Find(m->name(1)), m->name(0) == m->name(1) ? 0 : 1);
+    EXPECT_EQ(m->Find(m->name(0)), 0);
+    EXPECT_EQ(m->Find("c"), -1);
+  }
+  auto sorted = VariantMetadata::Make(Bytes({0x11, 2, 0, 1, 2, 'a', 'b'}));
+  ASSERT_TRUE(sorted.ok());
+  EXPECT_TRUE(sorted->sorted());
+  EXPECT_EQ(sorted->Find("b"), 1);
 }
 
 TEST(VariantValueTest, RejectsHostileBytes) {
