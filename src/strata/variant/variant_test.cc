@@ -60,7 +60,8 @@ TEST(VariantMetadataTest, AMetadataMarkedSortedThatIsNotIsReadAsUnsorted) {
     EXPECT_EQ(m->Find(m->name(0)), 0);
     EXPECT_EQ(m->Find("c"), -1);
   }
-  auto sorted = VariantMetadata::Make(Bytes({0x11, 2, 0, 1, 2, 'a', 'b'}));
+  const std::string sorted_bytes = Bytes({0x11, 2, 0, 1, 2, 'a', 'b'});  // the view needs them alive
+  auto sorted = VariantMetadata::Make(sorted_bytes);
   ASSERT_TRUE(sorted.ok());
   EXPECT_TRUE(sorted->sorted());
   EXPECT_EQ(sorted->Find("b"), 1);
