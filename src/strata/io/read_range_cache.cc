@@ -195,23 +195,22 @@ Result<bool> ReadRangeCache::WaitForEntry(const std::shared_ptr<Entry>& entry, s
   return true;
 }
 
-Result<std::shared_ptr<Buffer>> ReadRangeCache::CachedRange(int64_t offset, int64_t length) {
+Result<ReadRangeCache::Hit> ReadRangeCache::CachedRange(int64_t offset, int64_t length) {
   std::unique_lock<std::mutex> lock(mutex_);
   std::shared_ptr<Entry> entry = FindEntryLocked(offset, length);
-  if (entry == nullptr) return std::shared_ptr<Buffer>();
+  if (entry == nullptr) return Hit{};
   STRATA_ASSIGN_OR_RETURN(const bool ready, WaitForEntry(entry, lock));
-  if (!ready) return std::shared_ptr<Buffer>();
-  std::shared_ptr<Buffer> buffer = entry->buffer;
-  const int64_t start = offset - entry->range.offset;
+  if (!ready) return Hit{};
+  Hit hit{entry->buffer, offset - entry->range.offset};
   lock.unlock();
   hits_.fetch_add(1, std::memory_order_relaxed);
   bytes_served_.fetch_add(length, std::memory_order_relaxed);
-  return Buffer::Slice(std::move(buffer), start, length);
+  return hit;
 }
 
 Result<std::shared_ptr<Buffer>> ReadRangeCache::ReadBufferAt(int64_t offset, int64_t length, MemoryPool* pool) {
-  STRATA_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> cached, CachedRange(offset, length));
-  if (cached != nullptr) return cached;
+  STRATA_ASSIGN_OR_RETURN(Hit hit, CachedRange(offset, length));
+  if (hit.buffer != nullptr) return Buffer::Slice(std::move(hit.buffer), hit.start, length);
   misses_.fetch_add(1, std::memory_order_relaxed);
   STRATA_ASSIGN_OR_RETURN(auto buffer, source_->ReadBufferAt(offset, length, pool));
   bytes_served_.fetch_add(length, std::memory_order_relaxed);
@@ -219,9 +218,10 @@ Result<std::shared_ptr<Buffer>> ReadRangeCache::ReadBufferAt(int64_t offset, int
 }
 
 Status ReadRangeCache::ReadAt(int64_t offset, int64_t length, uint8_t* out) {
-  STRATA_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> cached, CachedRange(offset, length));
-  if (cached != nullptr) {
-    if (length > 0) std::memcpy(out, cached->data(), static_cast<size_t>(length));
+  STRATA_ASSIGN_OR_RETURN(Hit hit, CachedRange(offset, length));
+  if (hit.buffer != nullptr) {
+    // Copied straight from the entry: no slice Buffer made per read.
+    if (length > 0) std::memcpy(out, hit.buffer->data() + hit.start, static_cast<size_t>(length));
     return Status::OK();
   }
   misses_.fetch_add(1, std::memory_order_relaxed);

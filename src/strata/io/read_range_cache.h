@@ -98,9 +98,13 @@ class ReadRangeCache final : public RandomAccessSource {
   std::shared_ptr<Entry> FindEntryLocked(int64_t offset, int64_t length) const;
   // Waits for `entry`'s fetch; false when it was cancelled (the caller reads directly).
   Result<bool> WaitForEntry(const std::shared_ptr<Entry>& entry, std::unique_lock<std::mutex>& lock);
-  // [offset, offset + length) from a prefetched range holding it all, waited for (a hit,
-  // counted); null when none does.
-  Result<std::shared_ptr<Buffer>> CachedRange(int64_t offset, int64_t length);
+  // The prefetched range holding all of [offset, offset + length), waited for (a hit, counted),
+  // and where the range starts in it; a null buffer when none does.
+  struct Hit {
+    std::shared_ptr<Buffer> buffer;
+    int64_t start = 0;
+  };
+  Result<Hit> CachedRange(int64_t offset, int64_t length);
   // Runs on an I/O thread; takes the task's reference so it can drop it early.
   void Fetch(std::shared_ptr<Entry> entry);
   void ReleaseEntryLocked(const std::shared_ptr<Entry>& entry);
