@@ -24,6 +24,7 @@ std::unique_ptr<StreamingDecompressor> MakeUncompressedStreamingDecompressor();
 std::unique_ptr<StreamingDecompressor> MakeGzipStreamingDecompressor(MemoryPool* pool);
 std::unique_ptr<StreamingDecompressor> MakeZstdStreamingDecompressor(MemoryPool* pool);
 std::unique_ptr<StreamingDecompressor> MakeBrotliStreamingDecompressor(MemoryPool* pool);
+std::unique_ptr<StreamingDecompressor> MakeSnappyStreamingDecompressor(MemoryPool* pool);
 
 // The 4-byte big-endian lengths of Hadoop's block framing (LZ4, LZO).
 inline uint32_t LoadBigEndian32(const uint8_t* p) {

@@ -50,7 +50,7 @@ Result<std::unique_ptr<StreamingDecompressor>> MakeStreamingDecompressor(Compres
     case CompressionCodec::kGzip: return internal::MakeGzipStreamingDecompressor(pool);
     case CompressionCodec::kZstd: return internal::MakeZstdStreamingDecompressor(pool);
     case CompressionCodec::kBrotli: return internal::MakeBrotliStreamingDecompressor(pool);
-    case CompressionCodec::kSnappy:
+    case CompressionCodec::kSnappy: return internal::MakeSnappyStreamingDecompressor(pool);
     case CompressionCodec::kLzo:
     case CompressionCodec::kLz4:
     case CompressionCodec::kLz4Raw:

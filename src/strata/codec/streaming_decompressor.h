@@ -1,7 +1,8 @@
 // StreamingDecompressor: decodes one compressed page a window at a time, so a reader can
-// walk a 32 MiB page through a 1 MiB buffer. Available for ZSTD, GZIP, BROTLI and
-// UNCOMPRESSED; SNAPPY, LZ4, LZ4_RAW and LZO return NotImplemented: their blocks refer back to
-// any earlier byte of the output, so decoding them needs the whole page in memory anyway.
+// walk a 32 MiB page through a 1 MiB buffer. Available for ZSTD, GZIP, BROTLI, SNAPPY and
+// UNCOMPRESSED; LZ4, LZ4_RAW and LZO return NotImplemented: no library of theirs decodes a
+// block in parts. SNAPPY keeps 64 KiB of history, which every known writer's blocks fit;
+// Reset() returns NotImplemented for a block that reaches further back (decompress it whole).
 #pragma once
 
 #include <cstdint>
@@ -48,7 +49,8 @@ class StreamingDecompressor {
 // Window memory comes from `pool`, which must outlive the object. ZSTD keeps a window of the
 // frame's window size (LimitExceeded above 128 MiB, zstd's default limit; typical writers use
 // 1-8 MiB, or the page size when it is smaller); GZIP 32 KiB; BROTLI up to the stream's
-// window (at most 16 MiB), allocated again on every Reset() as brotli decoders cannot reset.
+// window (at most 16 MiB), allocated again on every Reset() as brotli decoders cannot reset;
+// SNAPPY 128 KiB (history and the slice being decoded), after checking the whole block.
 Result<std::unique_ptr<StreamingDecompressor>> MakeStreamingDecompressor(CompressionCodec codec,
                                                                           MemoryPool* pool);
 

@@ -132,14 +132,91 @@ TEST_P(StreamingTest, CorruptedInputNeverCrashes) {
 
 INSTANTIATE_TEST_SUITE_P(StreamingCodecs, StreamingTest,
                          ::testing::Values(CompressionCodec::kUncompressed, CompressionCodec::kGzip,
-                                           CompressionCodec::kZstd, CompressionCodec::kBrotli),
+                                           CompressionCodec::kZstd, CompressionCodec::kBrotli,
+                                           CompressionCodec::kSnappy),
                          [](const auto& info) { return std::string(CodecName(info.param)); });
 
 TEST(StreamingFactoryTest, OtherCodecsAreNotImplemented) {
   auto pool = MakeSystemMemoryPool();
-  for (CompressionCodec codec : {CompressionCodec::kSnappy, CompressionCodec::kLz4, CompressionCodec::kLz4Raw,
-                                 CompressionCodec::kLzo}) {
+  for (CompressionCodec codec : {CompressionCodec::kLz4, CompressionCodec::kLz4Raw, CompressionCodec::kLzo}) {
     EXPECT_TRUE(MakeStreamingDecompressor(codec, pool.get()).status().IsNotImplemented()) << CodecName(codec);
+  }
+}
+
+// A snappy block written by hand: the length header, then each element as given.
+std::vector<uint8_t> SnappyBlock(uint32_t length, std::initializer_list<std::vector<uint8_t>> elements) {
+  std::vector<uint8_t> block;
+  for (uint32_t v = length;; v >>= 7) {
+    block.push_back(static_cast<uint8_t>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0)));
+    if (v < 0x80) break;
+  }
+  for (const auto& element : elements) block.insert(block.end(), element.begin(), element.end());
+  return block;
+}
+// A literal element of `bytes` (a 4-byte length operand: any size).
+std::vector<uint8_t> SnappyLiteral(const std::vector<uint8_t>& bytes) {
+  const auto n = static_cast<uint32_t>(bytes.size() - 1);
+  std::vector<uint8_t> element = {static_cast<uint8_t>(63 << 2), static_cast<uint8_t>(n), static_cast<uint8_t>(n >> 8),
+                                  static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 24)};
+  element.insert(element.end(), bytes.begin(), bytes.end());
+  return element;
+}
+// A copy element with a 4-byte offset, 1..64 bytes long.
+std::vector<uint8_t> SnappyCopy(uint32_t offset, int length) {
+  return {static_cast<uint8_t>(((length - 1) << 2) | 3), static_cast<uint8_t>(offset), static_cast<uint8_t>(offset >> 8),
+          static_cast<uint8_t>(offset >> 16), static_cast<uint8_t>(offset >> 24)};
+}
+
+TEST(StreamingSnappyTest, OverlappingCopiesAndLongLiteralsCrossSlices) {
+  // Short-offset copies (a repeating pattern of 1..7 bytes), copies just inside the 64 KiB
+  // history, and a literal longer than a slice: each decoded as the library decodes them.
+  auto pool = MakeSystemMemoryPool();
+  auto stream = *MakeStreamingDecompressor(CompressionCodec::kSnappy, pool.get());
+  auto codec = *MakeCodec(CompressionCodec::kSnappy, pool.get());
+  const auto literal = RandomBytes(200'000, 9);
+  std::vector<std::vector<uint8_t>> elements = {SnappyLiteral(literal)};
+  int64_t length = static_cast<int64_t>(literal.size());
+  for (int round = 0; round < 3000; ++round) {
+    const uint32_t offset = round % 3 == 0 ? 1 + round % 7 : (round % 3 == 1 ? 65'536 - round % 5 : 8 + round % 300);
+    const int n = 1 + round % 64;
+    elements.push_back(SnappyCopy(offset, n));
+    length += n;
+  }
+  std::vector<uint8_t> block = SnappyBlock(static_cast<uint32_t>(length), {});
+  for (const auto& element : elements) block.insert(block.end(), element.begin(), element.end());
+  std::vector<uint8_t> expected(static_cast<size_t>(length));
+  ASSERT_TRUE(codec->Decompress(block, expected).ok());
+  for (size_t window : {size_t{5}, size_t{4096}, size_t{1} << 20}) {
+    auto decoded = ReadAll(stream.get(), block, window);
+    ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+    EXPECT_TRUE(*decoded == expected) << "window " << window;
+  }
+  EXPECT_LE(stream->memory_size(), 160 << 10);
+}
+
+TEST(StreamingSnappyTest, CopiesPastTheHistoryAreNotImplementedAndBadOnesCorrupt) {
+  auto pool = MakeSystemMemoryPool();
+  auto stream = *MakeStreamingDecompressor(CompressionCodec::kSnappy, pool.get());
+  const auto literal = RandomBytes(70'000, 10);
+  // Valid snappy (the library decodes it), but no 64 KiB-fragment writer makes it.
+  const auto far = SnappyBlock(70'010, {SnappyLiteral(literal), SnappyCopy(65'537, 10)});
+  auto codec = *MakeCodec(CompressionCodec::kSnappy, pool.get());
+  std::vector<uint8_t> out(70'010);
+  ASSERT_TRUE(codec->Decompress(far, out).ok());
+  EXPECT_TRUE(stream->Reset(far).IsNotImplemented());
+  EXPECT_TRUE(stream->Read(out).status().IsInvalid());  // no reading after a refused Reset
+  // Before the start of the output, a zero offset, lengths that disagree, a cut operand.
+  const std::vector<std::vector<uint8_t>> corrupt = {
+      SnappyBlock(20, {SnappyLiteral(RandomBytes(10, 11)), SnappyCopy(11, 10)}),
+      SnappyBlock(20, {SnappyLiteral(RandomBytes(10, 12)), SnappyCopy(0, 10)}),
+      SnappyBlock(21, {SnappyLiteral(RandomBytes(10, 13)), SnappyCopy(5, 10)}),
+      SnappyBlock(19, {SnappyLiteral(RandomBytes(10, 14)), SnappyCopy(5, 10)}),
+      SnappyBlock(10, {std::vector<uint8_t>{static_cast<uint8_t>(63 << 2), 9, 0}}),
+      {0x80, 0x80, 0x80, 0x80, 0x80, 0x01},
+  };
+  for (size_t i = 0; i < corrupt.size(); ++i) {
+    const Status st = stream->Reset(corrupt[i]);
+    EXPECT_TRUE(st.IsCorrupt()) << i << ": " << st.ToString();
   }
 }
 

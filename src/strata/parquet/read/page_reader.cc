@@ -169,7 +169,8 @@ bool PageReader::CanStream(PageType type) const {
   switch (location_.codec) {
     case codec::CompressionCodec::kZstd:
     case codec::CompressionCodec::kGzip:
-    case codec::CompressionCodec::kBrotli: return true;
+    case codec::CompressionCodec::kBrotli:
+    case codec::CompressionCodec::kSnappy: return true;
     default: return false;
   }
 }
@@ -191,20 +192,24 @@ Status PageReader::FillPage(PageType type, int64_t header_file_offset, Page* pag
   return Status::OK();
 }
 
-Status PageReader::StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size,
-                               int64_t header_file_offset, Page* page) {
+Result<bool> PageReader::StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size,
+                                     int64_t header_file_offset, Page* page) {
+  Status plausible = CheckDeclaredSize(location_.codec, compressed, uncompressed_size);
+  if (!plausible.ok()) return plausible.WithContext(Where(header_file_offset));
   if (!stream_decompressor_) {
     auto decompressor = codec::MakeStreamingDecompressor(location_.codec, pool_);
     if (!decompressor.ok()) return decompressor.status().WithContext(Where(header_file_offset));
     stream_decompressor_ = std::move(*decompressor);
   }
   Status st = stream_decompressor_->Reset(compressed);
+  // A SNAPPY block reaching back past the streaming window: decompressed whole instead.
+  if (st.IsNotImplemented()) return false;
   if (!st.ok()) return st.WithContext(Where(header_file_offset));
   page->streamed = true;
   page->stream_bytes = uncompressed_size;
   page->values = {};
   stream_left_ = uncompressed_size;
-  return Status::OK();
+  return true;
 }
 
 Result<int64_t> PageReader::ReadStream(std::span<uint8_t> out) {
@@ -453,12 +458,16 @@ Result<bool> PageReader::Next(Page* page) {
       // Arrow C++ reads those files.
       const bool compressed_values =
           codec_ && (h.is_compressed || static_cast<int64_t>(values.size()) != values_size);
+      bool streamed = false;
+      if (stream && compressed_values && values_size > options_.stream_window_bytes) {
+        STRATA_ASSIGN_OR_RETURN(streamed, StartStream(values, values_size, header_file_offset, page));
+      }
       if (values_size == 0) {
         // All values null: some writers still compress the empty value section (a 1-byte
         // snappy block, a short zstd frame); there is nothing to decompress.
         page->values = {};
-      } else if (stream && compressed_values && values_size > options_.stream_window_bytes) {
-        STRATA_RETURN_NOT_OK(StartStream(values, values_size, header_file_offset, page));
+      } else if (streamed) {
+        // The values come through ReadStream().
       } else if (compressed_values) {
         STRATA_RETURN_NOT_OK(Decompress(values, values_size, header_file_offset, &page->values));
         values_in_ = ValuesIn::kDecompressed;
@@ -474,8 +483,12 @@ Result<bool> PageReader::Next(Page* page) {
       return true;
     }
     if (page->num_values < 0) return Status::Corrupt("{}: {} values", Where(header_file_offset), page->num_values);
+    bool streamed = false;
     if (stream && codec_ && type == PageType::kDataPage) {
-      STRATA_RETURN_NOT_OK(StartStream(compressed, uncompressed_size, header_file_offset, page));
+      STRATA_ASSIGN_OR_RETURN(streamed, StartStream(compressed, uncompressed_size, header_file_offset, page));
+    }
+    if (streamed) {
+      // The values come through ReadStream().
     } else if (codec_) {
       STRATA_RETURN_NOT_OK(Decompress(compressed, uncompressed_size, header_file_offset, &page->values));
       values_in_ = ValuesIn::kDecompressed;

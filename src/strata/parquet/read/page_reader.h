@@ -130,8 +130,10 @@ class PageReader {
                                                    int64_t header_file_offset);
   // Chunks of modules: the page's module, opened into opened_page_.
   Result<std::span<const uint8_t>> OpenPageModule(std::span<const uint8_t> module, int64_t body_file_offset);
-  Status StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size, int64_t header_file_offset,
-                     Page* page);
+  // Starts streaming the page's values; false when the codec cannot stream this block (a
+  // SNAPPY copy past the window), and the page is then decompressed whole.
+  Result<bool> StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size,
+                           int64_t header_file_offset, Page* page);
   // `*buffer` to write the next page into: itself, or a new one when a caller kept it.
   Result<ResizableBuffer*> Reusable(std::shared_ptr<ResizableBuffer>* buffer);
   // Whether the body of the page whose header is header_ is read into a buffer of its own
