@@ -12,6 +12,7 @@
 #include "strata/exec/thread_pool.h"
 #include "strata/io/location.h"
 #include "strata/parquet/read/file_reader.h"
+#include "strata/parquet/read/memory_limit_fit.h"
 #include "strata/parquet/read/page_decryption.h"
 
 namespace strata::parquet {
@@ -31,11 +32,6 @@ Result<std::unique_ptr<BatchReader>> BatchReader::Make(FileReader* file, const B
   reader->file_ = file;
   reader->options_ = options;
   reader->executor_ = options.executor;
-  if (options.executor.parallel() && options.read_ahead_bytes > 0) {
-    // Read-ahead is optional work: a row group that does not fit is opened when reached.
-    reader->ahead_budget_ = std::make_unique<exec::ByteBudget>(
-        options.read_ahead_bytes, exec::ByteBudget::kNoItemLimit, exec::ByteBudget::Oversize::kRefuse);
-  }
   if (options.columns.empty()) {
     for (int f = 0; f < file->descriptor().num_fields(); ++f) reader->fields_.push_back(f);
   } else {
@@ -118,6 +114,14 @@ Result<std::unique_ptr<BatchReader>> BatchReader::Make(FileReader* file, const B
     fields.push_back(std::move(field));
   }
   reader->schema_ = std::make_shared<Schema>(std::move(fields), file->schema()->metadata());
+  // Under a pool limit, batches and the bytes read ahead shrink to fit it (memory_limit_fit.h).
+  FitBatchReadToLimit(file->pool()->limit(), file->descriptor(), file->metadata().row_groups, reader->row_groups_,
+                      reader->fields_, &reader->options_);
+  if (options.executor.parallel() && reader->options_.read_ahead_bytes > 0) {
+    // Read-ahead is optional work: a row group that does not fit is opened when reached.
+    reader->ahead_budget_ = std::make_unique<exec::ByteBudget>(
+        reader->options_.read_ahead_bytes, exec::ByteBudget::kNoItemLimit, exec::ByteBudget::Oversize::kRefuse);
+  }
   const std::string& name = file->source().name();
   const bool remote = IsRemoteLocation(name);
   if (file->options().pre_buffer.value_or(remote) && !reader->row_groups_.empty()) {

@@ -1,0 +1,58 @@
+#include "strata/parquet/read/memory_limit_fit.h"
+
+#include <algorithm>
+
+#include "strata/parquet/schema.h"
+
+namespace strata::parquet {
+namespace {
+
+// Bytes a value takes decoded (an Arrow slot), 8 for variable-length values.
+int64_t DecodedWidth(const ColumnDescriptor& column) {
+  switch (column.physical_type) {
+    case PhysicalType::kBoolean: return 1;
+    case PhysicalType::kInt32:
+    case PhysicalType::kFloat: return 4;
+    case PhysicalType::kInt96: return 12;
+    case PhysicalType::kFixedLenByteArray: return std::max<int64_t>(column.type_length, 1);
+    default: return 8;
+  }
+}
+
+}  // namespace
+
+double EstimatedDecodedBytesPerRow(const SchemaDescriptor& descriptor, const RowGroup& row_group,
+                                   const std::vector<int>& fields) {
+  if (row_group.num_rows <= 0) return 0;
+  double bytes = 0;
+  for (int f : fields) {
+    const int first = descriptor.field_first_column(f);
+    for (int c = first; c < first + descriptor.field_num_columns(f); ++c) {
+      if (static_cast<size_t>(c) >= row_group.columns.size() || !row_group.columns[static_cast<size_t>(c)].meta_data) {
+        continue;
+      }
+      const ColumnMetaData& meta = *row_group.columns[static_cast<size_t>(c)].meta_data;
+      bytes += static_cast<double>(
+          std::max(meta.total_uncompressed_size, meta.num_values * DecodedWidth(descriptor.column(c))));
+    }
+  }
+  return bytes / static_cast<double>(row_group.num_rows);
+}
+
+void FitBatchReadToLimit(int64_t limit, const SchemaDescriptor& descriptor, const std::vector<RowGroup>& row_groups,
+                         const std::vector<int>& selected_row_groups, const std::vector<int>& fields,
+                         BatchReadOptions* options) {
+  if (limit <= 0) return;
+  double widest = 0;
+  for (int r : selected_row_groups) {
+    widest = std::max(widest, EstimatedDecodedBytesPerRow(descriptor, row_groups[static_cast<size_t>(r)], fields));
+  }
+  const double batch_bytes = static_cast<double>(limit) / 8;
+  if (widest > 0 && static_cast<double>(options->batch_rows) * widest > batch_bytes) {
+    options->batch_rows = std::max<int64_t>(1, static_cast<int64_t>(batch_bytes / widest));
+  }
+  options->read_ahead_bytes = std::min(options->read_ahead_bytes, limit / 16);
+  options->row_groups_at_once_bytes = std::min(options->row_groups_at_once_bytes, limit / 8);
+}
+
+}  // namespace strata::parquet
