@@ -24,6 +24,15 @@ export const DEFAULT_SIZES = {
   wideColumns: 1000,
   wideRowGroups: 100,
   wideRowsPerGroup: 1000,
+  // Issue 41's wide table: 2,000 columns (3 of 4 int64, 1 of 4 short strings), 200,000 rows in
+  // two row groups of ~1 GB decoded each (~1.1 GB of snappy file).
+  wideTableColumns: 2000,
+  wideTableRowGroups: 2,
+  wideTableRowsPerGroup: 100_000,
+  // A footer of 10,000 columns x 100 row groups (1M column chunks) over a few rows.
+  footerColumns: 10_000,
+  footerRowGroups: 100,
+  footerRowsPerGroup: 10,
 };
 
 export function quickSizes() {
@@ -34,6 +43,8 @@ export function quickSizes() {
   s.binaryRowGroups = 1;
   s.binaryRowsPerGroup = Math.round(484 * 4 / 20); // ~97 rows: 1/20 of the data in one group
   s.wideRowGroups = 5;
+  s.wideTableRowsPerGroup /= 20;
+  s.footerRowGroups = 5;
   return s;
 }
 
@@ -122,6 +133,23 @@ function wideSql(columns, rows) {
   return `SELECT ${list.join(', ')} FROM range(0, ${rows}) t(i) ORDER BY i`;
 }
 
+// Issue 41's wide table: 3 of 4 columns int64 of high cardinality (DuckDB writes them PLAIN),
+// 1 of 4 short strings of 1,000 distinct values (dictionary-encoded). Row groups of exactly
+// `rowsPerGroup` rows, each one scan of range() (no temporary table of 2,000 columns).
+function wideTableSql(columns, rowsPerGroup, groups) {
+  const list = [];
+  for (let c = 0; c < columns; c++) {
+    const name = `c${String(c).padStart(4, '0')}`;
+    if (c % 4 === 3) list.push(`'v' || ((i * 7 + ${c}) % 1000)::VARCHAR AS ${name}`);
+    else list.push(`((i * ${c + 1}) % 100000007)::BIGINT AS ${name}`);
+  }
+  const parts = [];
+  for (let g = 0; g < groups; g++) {
+    parts.push(`SELECT ${list.join(', ')} FROM range(${g * rowsPerGroup}, ${(g + 1) * rowsPerGroup}) t(i)`);
+  }
+  return parts.join(' UNION ALL ');
+}
+
 // Row groups of exactly `rowsPerGroup` rows: DuckDB cuts row groups between the chunks it
 // receives, so the source is a UNION ALL of one scan per group.
 function perGroupSource(table, rowsPerGroup, groups) {
@@ -185,6 +213,27 @@ export function datasets(outDir, sizes) {
       await db.run(`COPY (${perGroupSource('wide', sizes.wideRowsPerGroup, sizes.wideRowGroups)})
         TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${sizes.wideRowsPerGroup})`);
       await db.run('DROP TABLE wide');
+    },
+  });
+  list.push({
+    name: 'wide_table', file: file('wide_table.parquet'),
+    params: { v: GENERATOR_VERSION, columns: sizes.wideTableColumns, groups: sizes.wideTableRowGroups,
+      rowsPerGroup: sizes.wideTableRowsPerGroup },
+    write: (db, tmp) => db.run(`COPY (${wideTableSql(sizes.wideTableColumns, sizes.wideTableRowsPerGroup,
+      sizes.wideTableRowGroups)}) TO ${sqlString(tmp)}
+      (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${sizes.wideTableRowsPerGroup})`),
+  });
+  list.push({
+    name: 'wide_footer', file: file('wide_footer.parquet'),
+    params: { v: GENERATOR_VERSION, columns: sizes.footerColumns, groups: sizes.footerRowGroups,
+      rowsPerGroup: sizes.footerRowsPerGroup },
+    write: async (db, tmp) => {
+      const rows = sizes.footerRowGroups * sizes.footerRowsPerGroup;
+      await db.run(`CREATE OR REPLACE TEMP TABLE wide_footer AS
+        SELECT row_number() OVER () - 1 AS rn, * FROM (${wideSql(sizes.footerColumns, rows)})`);
+      await db.run(`COPY (${perGroupSource('wide_footer', sizes.footerRowsPerGroup, sizes.footerRowGroups)})
+        TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${sizes.footerRowsPerGroup})`);
+      await db.run('DROP TABLE wide_footer');
     },
   });
   return list;
