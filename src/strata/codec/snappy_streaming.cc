@@ -7,7 +7,8 @@
 // Reset() walks the block's elements first (tags only, no output), checking every length and
 // offset, so the decode loop runs on validated input; a block with a copy that reaches past
 // the history (valid, but from no writer we know) is NotImplemented, and the caller
-// decompresses it whole instead.
+// decompresses it whole instead. The input is a span, or pieces read through an InputReader
+// into a 16 KiB window (a page streamed from its file, never held whole).
 #include <algorithm>
 #include <cstring>
 
@@ -18,12 +19,11 @@ namespace strata::codec::internal {
 namespace {
 
 constexpr int64_t kHistoryBytes = 64 << 10;  // the largest offset the decoder can serve
-constexpr int64_t kSliceBytes = 64 << 10;    // output decoded per refill
+constexpr int64_t kSliceBytes = 16 << 10;    // output decoded per refill
+constexpr int64_t kInputWindowBytes = 16 << 10;
 constexpr int64_t kMaxCopyBytes = 64;        // the longest copy element
 constexpr int64_t kSlackBytes = 16;          // room for the 8-byte copy loop's overrun
-
-// Bytes after the tag that a literal's length takes (tag values 60..63), else 0.
-inline int LiteralLengthBytes(uint8_t tag) { return (tag >> 2) >= 60 ? (tag >> 2) - 59 : 0; }
+constexpr int64_t kMaxElementHead = 5;       // a tag and up to 4 operand bytes
 
 inline uint32_t LoadLittleEndian(const uint8_t* p, int bytes) {
   uint32_t value = 0;
@@ -31,67 +31,119 @@ inline uint32_t LoadLittleEndian(const uint8_t* p, int bytes) {
   return value;
 }
 
-// One decoded element: a literal of `length` bytes at input position `literal_at`, or a copy of
-// `length` bytes from `offset` bytes back.
+// One element: a literal of `length` bytes (offset 0), or a copy of `length` bytes from
+// `offset` bytes back.
 struct Element {
   int64_t length = 0;
-  int64_t offset = 0;  // 0 for a literal
-  int64_t literal_at = 0;
+  int64_t offset = 0;
 };
 
-// Parses the element at input[*position]; advances *position past its tag and operands (not
-// past a literal's bytes). False when the input ends inside the tag's operands.
-inline bool ParseElement(std::span<const uint8_t> input, int64_t* position, Element* element) {
-  const auto size = static_cast<int64_t>(input.size());
-  const uint8_t tag = input[static_cast<size_t>(*position)];
-  const uint8_t* operands = input.data() + *position + 1;
-  const int64_t left = size - *position - 1;
+// Parses the element whose tag is at p[0], with `available` bytes there; returns the bytes its
+// tag and operands take (not a literal's bytes), 0 when they run past `available`.
+inline int64_t ParseElement(const uint8_t* p, int64_t available, Element* element) {
+  const uint8_t tag = p[0];
   switch (tag & 3) {
     case 0: {
-      const int extra = LiteralLengthBytes(tag);
-      if (left < extra) return false;
-      element->length = (extra == 0 ? (tag >> 2) : LoadLittleEndian(operands, extra)) + int64_t{1};
+      const int extra = (tag >> 2) >= 60 ? (tag >> 2) - 59 : 0;
+      if (available < 1 + extra) return 0;
+      element->length = (extra == 0 ? (tag >> 2) : LoadLittleEndian(p + 1, extra)) + int64_t{1};
       element->offset = 0;
-      *position += 1 + extra;
-      element->literal_at = *position;
-      return true;
+      return 1 + extra;
     }
     case 1:
-      if (left < 1) return false;
+      if (available < 2) return 0;
       element->length = 4 + ((tag >> 2) & 7);
-      element->offset = (static_cast<int64_t>(tag >> 5) << 8) | operands[0];
-      *position += 2;
-      return true;
+      element->offset = (static_cast<int64_t>(tag >> 5) << 8) | p[1];
+      return 2;
     case 2:
-      if (left < 2) return false;
+      if (available < 3) return 0;
       element->length = 1 + (tag >> 2);
-      element->offset = LoadLittleEndian(operands, 2);
-      *position += 3;
-      return true;
+      element->offset = LoadLittleEndian(p + 1, 2);
+      return 3;
     default:
-      if (left < 4) return false;
+      if (available < 5) return 0;
       element->length = 1 + (tag >> 2);
-      element->offset = LoadLittleEndian(operands, 4);
-      *position += 5;
-      return true;
+      element->offset = LoadLittleEndian(p + 1, 4);
+      return 5;
   }
 }
 
-class SnappyStreamingDecompressor final : public StreamingDecompressor {
+// The compressed input: a span, or a window over pieces an InputReader fills.
+class InputCursor {
  public:
-  explicit SnappyStreamingDecompressor(MemoryPool* pool) : buffer_(pool) {}
+  explicit InputCursor(MemoryPool* pool) : window_(pool) {}
 
-  Status Reset(std::span<const uint8_t> compressed_input) override {
-    input_ = compressed_input;
-    total_out_ = 0;
-    filled_ = served_ = 0;
-    literal_left_ = 0;
-    STRATA_RETURN_NOT_OK(Validate());
-    if (buffer_.size() == 0) {
-      STRATA_RETURN_NOT_OK(buffer_.Resize(kHistoryBytes + kSliceBytes + kSlackBytes));
-    }
+  void Start(std::span<const uint8_t> whole) {
+    whole_ = whole;
+    read_ = nullptr;
+    size_ = static_cast<int64_t>(whole.size());
+    Rewind();
+  }
+  Status Start(int64_t size, StreamingDecompressor::InputReader read) {
+    if (window_.size() == 0) STRATA_RETURN_NOT_OK(window_.Resize(kInputWindowBytes));
+    whole_ = {};
+    read_ = std::move(read);
+    size_ = size;
+    Rewind();
     return Status::OK();
   }
+  void Rewind() {
+    position_ = 0;
+    data_ = whole_.data();
+    data_start_ = 0;
+    data_end_ = read_ ? 0 : size_;
+  }
+
+  int64_t size() const { return size_; }
+  int64_t position() const { return position_; }
+  int64_t left() const { return size_ - position_; }
+  // The bytes at the position in memory now (at least min(want, left()) of them).
+  const uint8_t* here() const { return data_ + (position_ - data_start_); }
+  int64_t here_size() const { return data_end_ - position_; }
+  void Advance(int64_t n) { position_ += n; }
+
+  // Makes at least min(want, left()) bytes at the position contiguous in memory.
+  Status Ensure(int64_t want) {
+    want = std::min(want, left());
+    if (here_size() >= want) return Status::OK();
+    const int64_t n = std::min(kInputWindowBytes, left());
+    STRATA_RETURN_NOT_OK(read_(position_, {window_.mutable_data(), static_cast<size_t>(n)}));
+    data_ = window_.data();
+    data_start_ = position_;
+    data_end_ = position_ + n;
+    return Status::OK();
+  }
+
+  int64_t memory_size() const { return window_.capacity(); }
+
+ private:
+  ResizableBuffer window_;
+  std::span<const uint8_t> whole_;
+  StreamingDecompressor::InputReader read_;
+  int64_t size_ = 0;
+  int64_t position_ = 0;
+  const uint8_t* data_ = nullptr;  // input bytes [data_start_, data_end_) are at data_
+  int64_t data_start_ = 0;
+  int64_t data_end_ = 0;
+};
+
+class SnappyStreamingDecompressor final : public StreamingDecompressor {
+ public:
+  explicit SnappyStreamingDecompressor(MemoryPool* pool) : buffer_(pool), input_(pool) {}
+
+  Status Reset(std::span<const uint8_t> compressed_input) override {
+    input_.Start(compressed_input);
+    return Begin();
+  }
+
+  Status ResetWithReader(int64_t input_size, InputReader read) override {
+    validated_ = false;
+    if (input_size < 0) return Status::Invalid("SNAPPY input of {} bytes", input_size);
+    STRATA_RETURN_NOT_OK(input_.Start(input_size, std::move(read)));
+    return Begin();
+  }
+  bool supports_input_reader() const override { return true; }
+  int64_t declared_size() const override { return validated_ ? declared_ : -1; }
 
   Result<int64_t> Read(std::span<uint8_t> out) override {
     if (!validated_) return Status::Invalid("SNAPPY streaming decompressor read before a successful Reset()");
@@ -100,7 +152,7 @@ class SnappyStreamingDecompressor final : public StreamingDecompressor {
     while (written < wanted) {
       if (served_ == filled_) {
         if (produced() == declared_) break;
-        Refill();
+        STRATA_RETURN_NOT_OK(Refill());
       }
       const int64_t n = std::min(wanted - written, filled_ - served_);
       std::memcpy(out.data() + written, buffer_.data() + served_, static_cast<size_t>(n));
@@ -112,44 +164,72 @@ class SnappyStreamingDecompressor final : public StreamingDecompressor {
   }
 
   bool finished() const override { return validated_ && total_out_ == declared_; }
-  int64_t memory_size() const override { return buffer_.capacity(); }
+  int64_t memory_size() const override { return buffer_.capacity() + input_.memory_size(); }
 
  private:
   // Output decoded so far (served or not).
   int64_t produced() const { return decoded_before_ + filled_; }
 
-  // Checks the whole block without producing output: the length header, every element's
-  // operands and literal bytes within the input, every copy within the output so far and the
-  // history, and the elements' total equal to the header's length.
-  Status Validate() {
-    validated_ = false;
-    const auto size = static_cast<int64_t>(input_.size());
+  Status Begin() {
+    total_out_ = 0;
+    filled_ = served_ = 0;
+    literal_left_ = 0;
+    decoded_before_ = 0;
+    STRATA_RETURN_NOT_OK(Validate());
+    if (buffer_.size() == 0) {
+      STRATA_RETURN_NOT_OK(buffer_.Resize(kHistoryBytes + kSliceBytes + kSlackBytes));
+    }
+    return Status::OK();
+  }
+
+  // Reads the length header at the input's start into declared_.
+  Status ReadLengthHeader() {
+    STRATA_RETURN_NOT_OK(input_.Ensure(kMaxElementHead));
     uint64_t declared = 0;
-    int64_t position = 0;
-    for (int shift = 0;; shift += 7) {
-      if (position == size || shift > 28) {
-        return Status::Corrupt("SNAPPY data of {} bytes has no valid length header", size);
+    const uint8_t* p = input_.here();
+    const int64_t available = std::min<int64_t>(input_.here_size(), kMaxElementHead);
+    for (int64_t i = 0;; ++i) {
+      if (i == available) return Status::Corrupt("SNAPPY data of {} bytes has no valid length header", input_.size());
+      declared |= static_cast<uint64_t>(p[i] & 0x7f) << (7 * i);
+      if ((p[i] & 0x80) == 0) {
+        input_.Advance(i + 1);
+        break;
       }
-      const uint8_t byte = input_[static_cast<size_t>(position++)];
-      declared |= static_cast<uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) break;
     }
     if (declared > 0xffffffffu) return Status::Corrupt("SNAPPY length header declares {} bytes", declared);
     declared_ = static_cast<int64_t>(declared);
-    elements_at_ = position;
+    return Status::OK();
+  }
+
+  // Checks the whole block without producing output: the length header, every element's
+  // operands and literal bytes within the input, every copy within the output so far and the
+  // history, and the elements' total equal to the header's length. Reads every input byte
+  // once, in order; then rewinds to the first element.
+  Status Validate() {
+    validated_ = false;
+    STRATA_RETURN_NOT_OK(ReadLengthHeader());
+    elements_at_ = input_.position();
     int64_t out = 0;
     Element element;
-    while (position < size) {
-      const int64_t element_at = position;
-      if (!ParseElement(input_, &position, &element)) {
-        return Status::Corrupt("SNAPPY data of {} bytes ends inside the element at byte {}", size, element_at);
+    while (input_.left() > 0) {
+      const int64_t element_at = input_.position();
+      STRATA_RETURN_NOT_OK(input_.Ensure(kMaxElementHead));
+      const int64_t head = ParseElement(input_.here(), std::min(input_.here_size(), kMaxElementHead), &element);
+      if (head == 0) {
+        return Status::Corrupt("SNAPPY data of {} bytes ends inside the element at byte {}", input_.size(), element_at);
       }
+      input_.Advance(head);
       if (element.offset == 0) {
-        if (element.length > size - position) {
+        if (element.length > input_.left()) {
           return Status::Corrupt("SNAPPY literal of {} bytes at byte {} runs past the end of the data ({} bytes)",
-                                 element.length, element_at, size);
+                                 element.length, element_at, input_.size());
         }
-        position += element.length;
+        for (int64_t left = element.length; left > 0;) {  // every byte read: the caller may check a CRC
+          STRATA_RETURN_NOT_OK(input_.Ensure(1));
+          const int64_t n = std::min(left, input_.here_size());
+          input_.Advance(n);
+          left -= n;
+        }
       } else if (element.offset > out) {
         return Status::Corrupt("SNAPPY copy at byte {} reaches {} bytes back, before the start of the output ({})",
                                element_at, element.offset, out);
@@ -166,15 +246,15 @@ class SnappyStreamingDecompressor final : public StreamingDecompressor {
     if (out != declared_) {
       return Status::Corrupt("SNAPPY data decodes to {} bytes; its header declares {}", out, declared_);
     }
-    position_ = elements_at_;
-    decoded_before_ = 0;
+    input_.Rewind();
+    input_.Advance(elements_at_);
     validated_ = true;
     return Status::OK();
   }
 
   // Decodes the next slice of output into the buffer, after the history kept from the last.
   // Runs on input Validate() accepted: lengths, offsets and the total are known good.
-  void Refill() {
+  Status Refill() {
     uint8_t* const base = buffer_.mutable_data();
     if (filled_ > kHistoryBytes) {
       // Keep the last kHistoryBytes as history at the front.
@@ -183,14 +263,14 @@ class SnappyStreamingDecompressor final : public StreamingDecompressor {
       filled_ = served_ = kHistoryBytes;
     }
     const int64_t end = kHistoryBytes + kSliceBytes;
-    const auto size = static_cast<int64_t>(input_.size());
-    if (literal_left_ > 0) filled_ += TakeLiteral(base, end);
+    if (literal_left_ > 0) STRATA_RETURN_NOT_OK(TakeLiteral(base, end));
     Element element;
-    while (literal_left_ == 0 && position_ < size && end - filled_ >= kMaxCopyBytes) {
-      ParseElement(input_, &position_, &element);
+    while (literal_left_ == 0 && input_.left() > 0 && end - filled_ >= kMaxCopyBytes) {
+      if (input_.here_size() < kMaxElementHead) STRATA_RETURN_NOT_OK(input_.Ensure(kMaxElementHead));
+      input_.Advance(ParseElement(input_.here(), std::min(input_.here_size(), kMaxElementHead), &element));
       if (element.offset == 0) {
         literal_left_ = element.length;
-        filled_ += TakeLiteral(base, end);
+        STRATA_RETURN_NOT_OK(TakeLiteral(base, end));
         continue;
       }
       uint8_t* dst = base + filled_;
@@ -204,23 +284,28 @@ class SnappyStreamingDecompressor final : public StreamingDecompressor {
       }
       filled_ += element.length;
     }
+    return Status::OK();
   }
 
-  // Copies what fits of the current literal (literal_left_ bytes at position_) before `end`.
-  int64_t TakeLiteral(uint8_t* base, int64_t end) {
-    const int64_t n = std::min(literal_left_, end - filled_);
-    std::memcpy(base + filled_, input_.data() + position_, static_cast<size_t>(n));
-    position_ += n;
-    literal_left_ -= n;
-    return n;
+  // Copies what fits before `end` of the current literal (literal_left_ bytes at the input's
+  // position).
+  Status TakeLiteral(uint8_t* base, int64_t end) {
+    while (literal_left_ > 0 && filled_ < end) {
+      STRATA_RETURN_NOT_OK(input_.Ensure(1));
+      const int64_t n = std::min({literal_left_, end - filled_, input_.here_size()});
+      std::memcpy(base + filled_, input_.here(), static_cast<size_t>(n));
+      input_.Advance(n);
+      literal_left_ -= n;
+      filled_ += n;
+    }
+    return Status::OK();
   }
 
   ResizableBuffer buffer_;  // history, then the slice being served
-  std::span<const uint8_t> input_;
+  InputCursor input_;
   bool validated_ = false;
   int64_t declared_ = 0;         // the block's uncompressed length
   int64_t elements_at_ = 0;      // input position of the first element
-  int64_t position_ = 0;         // input position of the next element (or literal bytes)
   int64_t literal_left_ = 0;     // bytes of the current literal still to copy
   int64_t decoded_before_ = 0;   // output bytes dropped from the front of the buffer
   int64_t filled_ = 0;           // bytes of the buffer holding output

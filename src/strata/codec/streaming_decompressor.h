@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 
@@ -26,6 +27,24 @@ class StreamingDecompressor {
   // Starts decoding `compressed_input`, which must stay valid and unchanged until the next
   // Reset() or the destruction of this object.
   virtual Status Reset(std::span<const uint8_t> compressed_input) = 0;
+
+  // Fills `out` with the compressed bytes at `offset` of the input (offset + out.size() is
+  // within the input); an error stops the decoding with it.
+  using InputReader = std::function<Status(int64_t offset, std::span<uint8_t> out)>;
+  // Starts decoding `input_size` compressed bytes that `read` hands out a piece at a time
+  // (a page read from its file a window at a time, never held whole). Codecs that cannot
+  // return NotImplemented (supports_input_reader()). SNAPPY reads the whole input from offset
+  // 0 to the end while ResetWithReader() validates it (each piece starting at or before the
+  // end of the one before: a caller can checksum it), then again as Read() decodes it.
+  virtual Status ResetWithReader(int64_t input_size, InputReader read) {
+    (void)input_size;
+    (void)read;
+    return Status::NotImplemented("this codec's streaming decompressor takes its input whole");
+  }
+  virtual bool supports_input_reader() const { return false; }
+
+  // The decompressed size the input declares (SNAPPY's length header), -1 when it declares none.
+  virtual int64_t declared_size() const { return -1; }
 
   // Writes the next decompressed bytes into `out` and returns how many (at most out.size();
   // fewer only at the end of the data). Returns 0 once finished(). Input that ends before the
@@ -50,7 +69,8 @@ class StreamingDecompressor {
 // frame's window size (LimitExceeded above 128 MiB, zstd's default limit; typical writers use
 // 1-8 MiB, or the page size when it is smaller); GZIP 32 KiB; BROTLI up to the stream's
 // window (at most 16 MiB), allocated again on every Reset() as brotli decoders cannot reset;
-// SNAPPY 128 KiB (history and the slice being decoded), after checking the whole block.
+// SNAPPY 80 KiB (history and the slice being decoded), plus 16 KiB of input when it reads its
+// input in pieces, after checking the whole block.
 Result<std::unique_ptr<StreamingDecompressor>> MakeStreamingDecompressor(CompressionCodec codec,
                                                                           MemoryPool* pool);
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "strata/codec/codec_test_util.h"
 #include "strata/memory/memory_scope.h"
 
@@ -192,6 +194,51 @@ TEST(StreamingSnappyTest, OverlappingCopiesAndLongLiteralsCrossSlices) {
     EXPECT_TRUE(*decoded == expected) << "window " << window;
   }
   EXPECT_LE(stream->memory_size(), 160 << 10);
+}
+
+TEST(StreamingSnappyTest, InputReadInPiecesGivesTheSameBytes) {
+  auto pool = MakeSystemMemoryPool();
+  auto stream = *MakeStreamingDecompressor(CompressionCodec::kSnappy, pool.get());
+  ASSERT_TRUE(stream->supports_input_reader());
+  auto codec = *MakeCodec(CompressionCodec::kSnappy, pool.get());
+  for (const auto& input : {ShortStrings(300'000, 15), RandomBytes(200'000, 16), Int64Sequence(100'000, 17)}) {
+    ResizableBuffer packed(pool.get());
+    ASSERT_TRUE(codec->Compress(input, &packed).ok());
+    const std::span<const uint8_t> compressed = packed.span();
+    // The validation pass reads every byte in order (a checksum can follow it), then decoding
+    // reads them again.
+    int64_t next = 0;
+    int64_t bytes_read = 0;
+    auto read = [&](int64_t offset, std::span<uint8_t> out) -> Status {
+      EXPECT_LE(offset, next);
+      EXPECT_LE(offset + static_cast<int64_t>(out.size()), static_cast<int64_t>(compressed.size()));
+      std::memcpy(out.data(), compressed.data() + offset, out.size());
+      next = std::max(next, offset + static_cast<int64_t>(out.size()));
+      bytes_read += static_cast<int64_t>(out.size());
+      return Status::OK();
+    };
+    MemoryScope scope(pool.get());
+    ASSERT_TRUE(stream->ResetWithReader(static_cast<int64_t>(compressed.size()), read).ok());
+    EXPECT_EQ(next, static_cast<int64_t>(compressed.size()));
+    std::vector<uint8_t> decoded;
+    std::vector<uint8_t> window(10'000);
+    while (!stream->finished()) {
+      auto n = stream->Read(window);
+      ASSERT_TRUE(n.ok()) << n.status().ToString();
+      decoded.insert(decoded.end(), window.begin(), window.begin() + *n);
+    }
+    EXPECT_TRUE(decoded == input);
+    EXPECT_LE(bytes_read, 2 * static_cast<int64_t>(compressed.size()) + 4096);
+    EXPECT_LE(stream->memory_size(), 160 << 10);  // history, slice and input window: not the page
+  }
+  // The reader's error stops the decoding with it.
+  const auto input = ShortStrings(100'000, 18);
+  ResizableBuffer packed(pool.get());
+  ASSERT_TRUE(codec->Compress(input, &packed).ok());
+  Status st = stream->ResetWithReader(packed.size(), [](int64_t, std::span<uint8_t>) {
+    return Status::IOError("disk gone");
+  });
+  EXPECT_TRUE(st.IsIOError()) << st.ToString();
 }
 
 TEST(StreamingSnappyTest, CopiesPastTheHistoryAreNotImplementedAndBadOnesCorrupt) {

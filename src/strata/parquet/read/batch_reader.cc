@@ -114,6 +114,16 @@ Result<std::unique_ptr<BatchReader>> BatchReader::Make(FileReader* file, const B
     fields.push_back(std::move(field));
   }
   reader->schema_ = std::make_shared<Schema>(std::move(fields), file->schema()->metadata());
+  reader->page_options_ = file->options().pages;
+  int64_t leaves = 0;
+  for (int f : reader->fields_) leaves += file->descriptor().field_num_columns(f);
+  PageReadOptions& pages = reader->page_options_;
+  if (leaves > 0 && leaves * pages.stream_window_bytes > pages.column_windows_total_bytes) {
+    constexpr int64_t kSmallestWindow = 32 << 10;
+    const int64_t share = std::max(kSmallestWindow, pages.column_windows_total_bytes / leaves);
+    pages.stream_window_bytes = std::min(pages.stream_window_bytes, share);
+    pages.whole_chunk_read_limit = std::min(pages.whole_chunk_read_limit, share);
+  }
   // Under a pool limit, batches and the bytes read ahead shrink to fit it (memory_limit_fit.h).
   FitBatchReadToLimit(file->pool()->limit(), file->descriptor(), file->metadata().row_groups, reader->row_groups_,
                       reader->fields_, &reader->options_);
@@ -241,7 +251,7 @@ Result<std::unique_ptr<PageReader>> BatchReader::OpenPages(int row_group, int co
   STRATA_ASSIGN_OR_RETURN(auto location, file_->ChunkLocation(row_group, column));
   const std::string where = fmt::format("'{}', column '{}' (row group {})", file_->source().name(),
                                         location.column_path, row_group);
-  auto pages = OpenPageReader(source(), std::move(location), file_->pool(), file_->options().pages);
+  auto pages = OpenPageReader(source(), std::move(location), file_->pool(), page_options_);
   // Source errors name the file already; the pool's (a refused allocation) do not.
   if (!pages.ok() && pages.status().message().find(file_->source().name()) == std::string::npos) {
     return pages.status().WithContext(where);
@@ -326,7 +336,7 @@ Status BatchReader::OpenField(int row_group, size_t i, OpenedRowGroup* out) cons
   STRATA_ASSIGN_OR_RETURN(auto pages, OpenPages(row_group, column));
   const ColumnMetaData& meta = *rg.columns[static_cast<size_t>(column)].meta_data;
   auto reader = ColumnReader::Make(descriptor.column(column), meta, rg.num_rows, output_types_[i], std::move(pages),
-                                   file_->pool(), file_->options().pages);
+                                   file_->pool(), page_options_);
   if (!reader.ok()) return reader.status().WithContext(fmt::format("'{}'", file_->source().name()));
   (*reader)->set_validate_utf8(options_.validate_utf8);
   (*reader)->set_max_batch_rows(options_.batch_rows);

@@ -144,6 +144,9 @@ class BatchReader {
 
   FileReader* file_ = nullptr;
   BatchReadOptions options_;
+  // The file's page options, with windows scaled to the selected columns
+  // (PageReadOptions::column_windows_total_bytes).
+  PageReadOptions page_options_;
   exec::Executor executor_;  // options_.executor (serial: decode on the calling thread)
   std::vector<int> fields_;      // selected top-level fields
   std::vector<int> row_groups_;  // to read, in order

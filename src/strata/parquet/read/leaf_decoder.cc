@@ -85,6 +85,7 @@ Status LeafDecoder::StartPage(Encoding encoding, int64_t num_values, const uint8
     decoder_ = decoders_[index].get();
   }
   if (!set_data) return Status::OK();
+  decoder_->set_largest_range(max_range_values_);
   STRATA_RETURN_NOT_OK(decoder_->SetData(num_values, data, size, offset));
   // Conversion scratch for the page's largest range at once (the page's values, or fewer
   // when batches are smaller), so ranges never grow it; a larger page frees the old block first.

@@ -15,6 +15,7 @@ Status PageReadOptions::Validate() const {
   if (max_page_bytes <= 0) return Status::Invalid("max_page_bytes must be > 0");
   if (max_page_header_bytes < 64) return Status::Invalid("max_page_header_bytes must be >= 64");
   if (stream_window_bytes < 1024) return Status::Invalid("stream_window_bytes must be >= 1024");
+  if (column_windows_total_bytes < 0) return Status::Invalid("column_windows_total_bytes must be >= 0");
   return Status::OK();
 }
 
@@ -114,14 +115,20 @@ namespace {
 // copies emit at most 64 bytes per 3-byte tag; LZ4 at most ~255 bytes per input byte;
 // deflate at most 1032:1. ZSTD states the frame's content size in its header when the writer
 // knew it; BROTLI has no cheap bound (the page-size and pool limits apply).
+int64_t DeclaredSizeBound(codec::CompressionCodec codec, int64_t n) {
+  switch (codec) {
+    case codec::CompressionCodec::kSnappy: return 22 * n + 64;
+    case codec::CompressionCodec::kLz4:
+    case codec::CompressionCodec::kLz4Raw: return 256 * n + 64;
+    case codec::CompressionCodec::kGzip: return 1032 * n + 1024;
+    default: return -1;
+  }
+}
+
 Status CheckDeclaredSize(codec::CompressionCodec codec, std::span<const uint8_t> compressed, int64_t declared) {
   const auto n = static_cast<int64_t>(compressed.size());
-  int64_t bound = -1;
+  int64_t bound = DeclaredSizeBound(codec, n);
   switch (codec) {
-    case codec::CompressionCodec::kSnappy: bound = 22 * n + 64; break;
-    case codec::CompressionCodec::kLz4:
-    case codec::CompressionCodec::kLz4Raw: bound = 256 * n + 64; break;
-    case codec::CompressionCodec::kGzip: bound = 1032 * n + 1024; break;
     case codec::CompressionCodec::kZstd: {
       const unsigned long long size = ZSTD_getFrameContentSize(compressed.data(), compressed.size());
       if (size != ZSTD_CONTENTSIZE_UNKNOWN && size != ZSTD_CONTENTSIZE_ERROR && compressed.size() > 0) {
@@ -192,19 +199,70 @@ Status PageReader::FillPage(PageType type, int64_t header_file_offset, Page* pag
   return Status::OK();
 }
 
+Status PageReader::MakeStreamDecompressor(int64_t header_file_offset) {
+  if (stream_decompressor_) return Status::OK();
+  auto decompressor = codec::MakeStreamingDecompressor(location_.codec, pool_);
+  if (!decompressor.ok()) return decompressor.status().WithContext(Where(header_file_offset));
+  stream_decompressor_ = std::move(*decompressor);
+  return Status::OK();
+}
+
 Result<bool> PageReader::StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size,
                                      int64_t header_file_offset, Page* page) {
   Status plausible = CheckDeclaredSize(location_.codec, compressed, uncompressed_size);
   if (!plausible.ok()) return plausible.WithContext(Where(header_file_offset));
-  if (!stream_decompressor_) {
-    auto decompressor = codec::MakeStreamingDecompressor(location_.codec, pool_);
-    if (!decompressor.ok()) return decompressor.status().WithContext(Where(header_file_offset));
-    stream_decompressor_ = std::move(*decompressor);
-  }
+  STRATA_RETURN_NOT_OK(MakeStreamDecompressor(header_file_offset));
   Status st = stream_decompressor_->Reset(compressed);
   // A SNAPPY block reaching back past the streaming window: decompressed whole instead.
   if (st.IsNotImplemented()) return false;
   if (!st.ok()) return st.WithContext(Where(header_file_offset));
+  const int64_t declared = stream_decompressor_->declared_size();
+  if (declared >= 0 && declared != uncompressed_size) {
+    return Status::Corrupt("{}: page decompresses to {} bytes, the header declares {}", Where(header_file_offset),
+                           declared, uncompressed_size);
+  }
+  page->streamed = true;
+  page->stream_bytes = uncompressed_size;
+  page->values = {};
+  stream_left_ = uncompressed_size;
+  return true;
+}
+
+Result<bool> PageReader::StartSourceStream(int64_t body_offset, int64_t stored_size, int64_t uncompressed_size,
+                                           int64_t header_file_offset, Page* page) {
+  STRATA_RETURN_NOT_OK(MakeStreamDecompressor(header_file_offset));
+  if (!stream_decompressor_->supports_input_reader()) return false;
+  const int64_t bound = DeclaredSizeBound(location_.codec, stored_size);
+  if (bound >= 0 && uncompressed_size > bound) {
+    return Status::Corrupt("{}: {} compressed bytes cannot decompress to the {} bytes the header declares",
+                           Where(header_file_offset), stored_size, uncompressed_size);
+  }
+  const int64_t file_start = location_.offset + body_offset;
+  const bool verify = options_.verify_checksums && header_.crc.has_value();
+  stream_crc_ = 0;
+  stream_crc_end_ = verify ? 0 : stored_size;  // bytes the checksum covers so far
+  auto read = [this, file_start](int64_t offset, std::span<uint8_t> out) -> Status {
+    STRATA_RETURN_NOT_OK(source_->ReadAt(file_start + offset, static_cast<int64_t>(out.size()), out.data()));
+    const int64_t end = offset + static_cast<int64_t>(out.size());
+    if (offset <= stream_crc_end_ && end > stream_crc_end_) {
+      stream_crc_ = codec::Crc32(out.subspan(static_cast<size_t>(stream_crc_end_ - offset)), stream_crc_);
+      stream_crc_end_ = end;
+    }
+    return Status::OK();
+  };
+  Status st = stream_decompressor_->ResetWithReader(stored_size, std::move(read));
+  if (st.IsNotImplemented()) return false;  // a SNAPPY copy past the window: read whole
+  if (!st.ok()) return st.WithContext(Where(header_file_offset));
+  // Validation has read every byte in order; decoding reads them again, past the checksum.
+  if (verify && (stream_crc_end_ != stored_size || stream_crc_ != static_cast<uint32_t>(*header_.crc))) {
+    return Status::ChecksumError("{}: page checksum mismatch (stored {:08x}, computed {:08x})",
+                                 Where(header_file_offset), static_cast<uint32_t>(*header_.crc), stream_crc_);
+  }
+  const int64_t declared = stream_decompressor_->declared_size();
+  if (declared >= 0 && declared != uncompressed_size) {
+    return Status::Corrupt("{}: page decompresses to {} bytes, the header declares {}", Where(header_file_offset),
+                           declared, uncompressed_size);
+  }
   page->streamed = true;
   page->stream_bytes = uncompressed_size;
   page->values = {};
@@ -308,7 +366,7 @@ Result<bool> PageReader::Next(Page* page) {
     const int64_t remaining = location_.length - position_;
     // Parse the header from a window that grows until the header fits: most headers take
     // a few dozen bytes, statistics can make them larger.
-    int64_t window = std::min<int64_t>(remaining, whole_chunk_ ? remaining : 64 * 1024);
+    int64_t window = std::min<int64_t>(remaining, whole_chunk_ ? remaining : 4 * 1024);
     size_t header_size = 0;
     if (modules_) {
       STRATA_ASSIGN_OR_RETURN(const int64_t module_bytes, OpenHeaderModule(header_file_offset, remaining));
@@ -387,6 +445,14 @@ Result<bool> PageReader::Next(Page* page) {
       stream_source_offset_ = location_.offset + body_offset;
       stream_left_ = uncompressed_size;
       return true;
+    }
+    // So is a compressed one whose codec reads its input in pieces (SNAPPY): a window at a
+    // time, twice (the codec validates the block first, and the checksum is checked then).
+    if (stream && codec_ && !whole_chunk_ && !modules_ && type == PageType::kDataPage) {
+      STRATA_RETURN_NOT_OK(FillPage(type, header_file_offset, page));
+      STRATA_ASSIGN_OR_RETURN(const bool streamed,
+                              StartSourceStream(body_offset, stored_size, uncompressed_size, header_file_offset, page));
+      if (streamed) return true;
     }
     std::span<const uint8_t> compressed = page_module;
     ValuesIn stored_in = ValuesIn::kOpenedPage;

@@ -130,10 +130,15 @@ class PageReader {
                                                    int64_t header_file_offset);
   // Chunks of modules: the page's module, opened into opened_page_.
   Result<std::span<const uint8_t>> OpenPageModule(std::span<const uint8_t> module, int64_t body_file_offset);
+  Status MakeStreamDecompressor(int64_t header_file_offset);
   // Starts streaming the page's values; false when the codec cannot stream this block (a
   // SNAPPY copy past the window), and the page is then decompressed whole.
   Result<bool> StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size,
                            int64_t header_file_offset, Page* page);
+  // The same for a v1 data page read from the source a window at a time, never held whole
+  // (codecs that read their input in pieces); false when it cannot be.
+  Result<bool> StartSourceStream(int64_t body_offset, int64_t stored_size, int64_t uncompressed_size,
+                                 int64_t header_file_offset, Page* page);
   // `*buffer` to write the next page into: itself, or a new one when a caller kept it.
   Result<ResizableBuffer*> Reusable(std::shared_ptr<ResizableBuffer>* buffer);
   // Whether the body of the page whose header is header_ is read into a buffer of its own
@@ -163,6 +168,9 @@ class PageReader {
   std::unique_ptr<codec::StreamingDecompressor> stream_decompressor_;
   int64_t stream_source_offset_ = -1;  // uncompressed page read from the source: next file offset
   int64_t stream_left_ = 0;            // decompressed bytes still to come
+  // A page streamed from the source: its checksum over the bytes read so far, in order.
+  uint32_t stream_crc_ = 0;
+  int64_t stream_crc_end_ = 0;
   // Chunks of modules: how they open, and the current header and page opened.
   std::unique_ptr<PageModules> modules_;
   ResizableBuffer opened_header_;

@@ -37,6 +37,12 @@ struct PageReadOptions {
   // whole); LZ4 and LZO pages are decompressed whole.
   bool stream_large_pages = true;
   int64_t stream_window_bytes = 1 << 20;
+  // What all the columns a batch reader reads together may hold: with more columns than this
+  // over `stream_window_bytes`, each column's stream window and whole_chunk_read_limit shrink
+  // to this over the column count (32 KiB at least), so the pages of a wide row group stream
+  // from the file (SNAPPY and uncompressed ones without being held whole) instead of being
+  // held decompressed. 64 MiB: up to 64 columns keep the defaults; 2,000 get 32 KiB.
+  int64_t column_windows_total_bytes = 64 << 20;
 
   Status Validate() const;
 };

@@ -5,6 +5,8 @@
 // (or into decoder scratch for DELTA_BYTE_ARRAY), valid until the next SetData().
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <memory>
 
 #include "strata/parquet/encoding/byte_array.h"
@@ -25,9 +27,15 @@ class ValueDecoder {
   // A new page: `num_values` non-null values encoded in [data, data + size); `file_offset` is
   // where the bytes start in the file, for messages.
   virtual Status SetData(int64_t num_values, const uint8_t* data, int64_t size, int64_t file_offset) = 0;
+  // The most values one Decode call will ask for (a batch's rows, for flat columns): scratch
+  // sized per page is sized for this many rather than for the whole page.
+  void set_largest_range(int64_t values) { largest_range_ = values; }
   virtual Status DecodeFixed(uint8_t* out, int64_t count);
   virtual Status DecodeBits(uint8_t* bitmap, int64_t bit_offset, int64_t count);
   virtual Status DecodeViews(ByteArrayView* out, int64_t count);
+
+ protected:
+  int64_t largest_range_ = std::numeric_limits<int64_t>::max();
 };
 
 // The decoder of `encoding` for values of `physical_type` (`type_length` bytes for
