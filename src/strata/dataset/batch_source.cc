@@ -34,6 +34,7 @@ class ParquetBatchSource final : public BatchSource {
     STRATA_ASSIGN_OR_RETURN(out->reader_, parquet::FileReader::Open(out->source_, pool, ParquetReaderOptions(options)));
     parquet::BatchReadOptions read;
     read.batch_rows = options.batch_rows;
+    read.max_batch_bytes = options.max_batch_bytes;
     read.executor = options.executor;
     if (options.read_ahead_bytes) read.read_ahead_bytes = *options.read_ahead_bytes;
     for (const auto& name : options.columns) {

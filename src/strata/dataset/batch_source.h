@@ -77,6 +77,7 @@ struct BatchSourceOptions {
   InputFormat format = InputFormat::kAuto;
   std::vector<std::string> columns;  // top-level columns, in this order (empty: all)
   int64_t batch_rows = 64 * 1024;
+  int64_t max_batch_bytes = 0;  // Parquet: decoded bytes per batch at most, about (0: no bound)
   exec::Executor executor;  // where batches are decoded (a command's --threads); default: here
   // Rows kept (expr/parser.h grammar); empty: every row. Parquet input is pruned by
   // statistics, dictionaries, Bloom filters and the page index unless `pruning` is off (a

@@ -24,6 +24,7 @@ class DatasetSource final : public BatchSource {
     ScanOptions scan;
     scan.columns = options.columns;
     scan.batch_rows = options.batch_rows;
+    scan.max_batch_bytes = options.max_batch_bytes;
     scan.executor = options.executor;
     if (options.read_ahead_bytes) scan.read_ahead_bytes = *options.read_ahead_bytes;
     if (!options.filter.empty()) {

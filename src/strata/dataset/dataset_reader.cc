@@ -312,6 +312,7 @@ Result<std::unique_ptr<DatasetReader>> Dataset::Scan(const ScanOptions& options)
   // takes batches from the front one; more would only hold more readers and batches.
   impl->max_active = options.executor.parallel() ? static_cast<size_t>(2 * options.executor.threads()) : 1;
   plan.read.batch_rows = options.batch_rows;
+  plan.read.max_batch_bytes = options.max_batch_bytes;
   if (files_.size() == 1) {
     // One file: its own reader parallelises by column and reads row groups ahead.
     plan.read.executor = options.executor;

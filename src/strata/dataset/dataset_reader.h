@@ -38,6 +38,8 @@ struct ScanOptions {
   expr::ExpressionPtr filter;
   // Rows per batch at most (a batch never spans files, nor row groups).
   int64_t batch_rows = 64 * 1024;
+  // Decoded bytes per batch at most, about (0: no bound): parquet::BatchReadOptions::max_batch_bytes.
+  int64_t max_batch_bytes = 0;
   // Where files are decoded: up to executor.threads() files at once on its pool; by default
   // everything on the calling thread. A one-file dataset gives the executor to that file's
   // reader instead (fields decoded at once). The batches, their order and errors do not

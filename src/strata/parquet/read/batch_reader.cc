@@ -19,6 +19,7 @@ namespace strata::parquet {
 
 Status BatchReadOptions::Validate() const {
   if (batch_rows <= 0) return Status::Invalid("batch_rows must be positive, got {}", batch_rows);
+  if (max_batch_bytes < 0) return Status::Invalid("max_batch_bytes must be >= 0, got {}", max_batch_bytes);
   if (read_ahead_bytes < 0) return Status::Invalid("read_ahead_bytes must be >= 0, got {}", read_ahead_bytes);
   if (row_groups_at_once_bytes < 0) {
     return Status::Invalid("row_groups_at_once_bytes must be >= 0, got {}", row_groups_at_once_bytes);
@@ -114,18 +115,13 @@ Result<std::unique_ptr<BatchReader>> BatchReader::Make(FileReader* file, const B
     fields.push_back(std::move(field));
   }
   reader->schema_ = std::make_shared<Schema>(std::move(fields), file->schema()->metadata());
+  // Windows shrink with the column count and a pool limit; batches and the bytes read ahead
+  // with max_batch_bytes and the limit (memory_limit_fit.h).
   reader->page_options_ = file->options().pages;
   int64_t leaves = 0;
   for (int f : reader->fields_) leaves += file->descriptor().field_num_columns(f);
-  PageReadOptions& pages = reader->page_options_;
-  if (leaves > 0 && leaves * pages.stream_window_bytes > pages.column_windows_total_bytes) {
-    constexpr int64_t kSmallestWindow = 32 << 10;
-    const int64_t share = std::max(kSmallestWindow, pages.column_windows_total_bytes / leaves);
-    pages.stream_window_bytes = std::min(pages.stream_window_bytes, share);
-    pages.whole_chunk_read_limit = std::min(pages.whole_chunk_read_limit, share);
-  }
-  // Under a pool limit, batches and the bytes read ahead shrink to fit it (memory_limit_fit.h).
-  FitBatchReadToLimit(file->pool()->limit(), file->descriptor(), file->metadata().row_groups, reader->row_groups_,
+  FitPageReadToColumns(file->pool()->limit(), leaves, &reader->page_options_);
+  FitBatchRead(file->pool()->limit(), file->descriptor(), file->metadata().row_groups, reader->row_groups_,
                       reader->fields_, &reader->options_);
   if (options.executor.parallel() && reader->options_.read_ahead_bytes > 0) {
     // Read-ahead is optional work: a row group that does not fit is opened when reached.

@@ -21,6 +21,16 @@ int64_t DecodedWidth(const ColumnDescriptor& column) {
 
 }  // namespace
 
+void FitPageReadToColumns(int64_t limit, int64_t columns, PageReadOptions* options) {
+  int64_t total = options->column_windows_total_bytes;
+  if (limit > 0) total = std::min(total, limit / 8);
+  if (columns <= 0 || columns * options->stream_window_bytes <= total) return;
+  constexpr int64_t kSmallestWindow = 32 << 10;
+  const int64_t share = std::max(kSmallestWindow, total / columns);
+  options->stream_window_bytes = std::min(options->stream_window_bytes, share);
+  options->whole_chunk_read_limit = std::min(options->whole_chunk_read_limit, share);
+}
+
 double EstimatedDecodedBytesPerRow(const SchemaDescriptor& descriptor, const RowGroup& row_group,
                                    const std::vector<int>& fields) {
   if (row_group.num_rows <= 0) return 0;
@@ -39,18 +49,23 @@ double EstimatedDecodedBytesPerRow(const SchemaDescriptor& descriptor, const Row
   return bytes / static_cast<double>(row_group.num_rows);
 }
 
-void FitBatchReadToLimit(int64_t limit, const SchemaDescriptor& descriptor, const std::vector<RowGroup>& row_groups,
+void FitBatchRead(int64_t limit, const SchemaDescriptor& descriptor, const std::vector<RowGroup>& row_groups,
                          const std::vector<int>& selected_row_groups, const std::vector<int>& fields,
                          BatchReadOptions* options) {
-  if (limit <= 0) return;
+  double batch_bytes = options->max_batch_bytes > 0 ? static_cast<double>(options->max_batch_bytes) : 0;
+  if (limit > 0) {
+    const double share = static_cast<double>(limit) / 8;
+    batch_bytes = batch_bytes > 0 ? std::min(batch_bytes, share) : share;
+  }
+  if (batch_bytes <= 0) return;
   double widest = 0;
   for (int r : selected_row_groups) {
     widest = std::max(widest, EstimatedDecodedBytesPerRow(descriptor, row_groups[static_cast<size_t>(r)], fields));
   }
-  const double batch_bytes = static_cast<double>(limit) / 8;
   if (widest > 0 && static_cast<double>(options->batch_rows) * widest > batch_bytes) {
     options->batch_rows = std::max<int64_t>(1, static_cast<int64_t>(batch_bytes / widest));
   }
+  if (limit <= 0) return;
   options->read_ahead_bytes = std::min(options->read_ahead_bytes, limit / 16);
   options->row_groups_at_once_bytes = std::min(options->row_groups_at_once_bytes, limit / 8);
 }

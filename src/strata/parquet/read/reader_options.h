@@ -51,6 +51,10 @@ struct BatchReadOptions {
   // Rows per record batch (a batch never spans row groups, so the last batch of a row group
   // may be shorter).
   int64_t batch_rows = 64 * 1024;
+  // Decoded bytes a batch may hold, about (0: no bound): batch_rows shrinks to fit, for the
+  // widest selected row group, estimated from the footer (memory_limit_fit.h). A pool with a
+  // limit bounds batches to an eighth of it as well.
+  int64_t max_batch_bytes = 0;
   // Top-level field indices to read, in output order; empty = all.
   std::vector<int> columns;
   // Row groups to read, in order; empty = all.

@@ -66,9 +66,10 @@ Status ColumnChunkWriter::Impl::Write(const ShreddedLeaf& leaf) {
       slots -= take;
       if (element == leaf.ranges[range].second && ++range < leaf.ranges.size()) element = leaf.ranges[range].first;
     }
-    if (dictionary_active_ && dictionary_->plain_size() > options_.dictionary_page_bytes) {
-      // The dictionary is full: this page stays dictionary-encoded, later ones use the
-      // fallback encoding.
+    if (dictionary_active_ &&
+        (dictionary_->plain_size() > options_.dictionary_page_bytes || DictionaryIneffective())) {
+      // The dictionary is full, or saves nothing: this page stays dictionary-encoded, later
+      // ones use the fallback encoding.
       STRATA_RETURN_NOT_OK(FlushPage());
       dictionary_active_ = false;
       fell_back_ = true;
@@ -79,6 +80,17 @@ Status ColumnChunkWriter::Impl::Write(const ShreddedLeaf& leaf) {
     level = end;
   }
   return Status::OK();
+}
+
+bool ColumnChunkWriter::Impl::DictionaryIneffective() const {
+  const int64_t values = chunk_values_ + page_values_;
+  if (values < 1024 || options_.dictionary_min_saving <= 0) return false;
+  const double indices = static_cast<double>(values) * dictionary_->index_bit_width() / 8;
+  const double plain = is_byte_array()
+                           ? 4.0 * static_cast<double>(values) +
+                                 static_cast<double>(chunk_unencoded_bytes_ + page_unencoded_bytes_)
+                           : static_cast<double>(values) * dictionary_->value_width();
+  return static_cast<double>(dictionary_->plain_size()) + indices > (1 - options_.dictionary_min_saving) * plain;
 }
 
 Status ColumnChunkWriter::Impl::WriteLevels(const ShreddedLeaf& leaf, int64_t begin, int64_t end, int64_t rows) {
@@ -561,8 +573,9 @@ void ColumnChunkWriter::Impl::ResetChunk() {
   dictionary_header_.clear();
   dictionary_body_ = {};
   if (fell_back_) {
-    // A column whose dictionary overflowed is taken to be high-cardinality: later chunks go
-    // straight to the fallback encoding, without filling (and dropping) a dictionary each time.
+    // A column whose dictionary overflowed (or saved nothing) is taken to be high-cardinality:
+    // later chunks go straight to the fallback encoding, without filling (and dropping) a
+    // dictionary each time.
     dictionary_.reset();
     dictionary_scratch_.Release();
     sealed_dictionary_body_.Release();

@@ -113,6 +113,9 @@ class ColumnChunkWriter::Impl {
   bool is_byte_array() const { return column_.physical_type == PhysicalType::kByteArray; }
   bool is_boolean() const { return column_.physical_type == PhysicalType::kBoolean; }
 
+  // Past its first 1,024 values, a dictionary that saves less than dictionary_min_saving of
+  // PLAIN: the writer falls back as for a full dictionary.
+  bool DictionaryIneffective() const;
   // Levels [begin, end) of `leaf`, which start a row and hold `rows` rows.
   Status WriteLevels(const ShreddedLeaf& leaf, int64_t begin, int64_t end, int64_t rows);
   // Encodes the values of elements [begin, end) of the leaf's array (nulls among them skipped).

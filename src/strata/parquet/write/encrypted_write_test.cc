@@ -506,6 +506,7 @@ TEST(EncryptedWriteDuckDBTest, DuckDBReadsStratasUniformlyEncryptedOutput) {
     options.file.data_page_rows = 1 << 20;
     options.file.data_page_bytes = 256 << 20;
     options.columns.dictionary_page_bytes = 64 << 20;  // no fallback, which starts a page
+    options.columns.dictionary_min_saving = 0;
     options.file.encryption = FileEncryptionOptions{};
     options.file.encryption->footer_key = key;
     auto writer = FileWriter::Open(encrypted, std::make_shared<Schema>(*(*table)->schema()), Pool(), options);

@@ -75,9 +75,11 @@ Result<std::unique_ptr<FileWriter>> FileWriter::Open(std::unique_ptr<OutputSink>
 Status FileWriter::Init(std::shared_ptr<Schema> schema) {
   if (pool_->limit() > 0) {
     // Under a pool limit a row group's pages (which the writer holds until the row group ends)
-    // take at most a quarter of it: row groups end early rather than outgrow the limit.
+    // take at most an eighth of it, so that the pages being filled, the writer's per-column
+    // buffers and a reader feeding it (convert) fit beside them: row groups end early rather
+    // than outgrow the limit.
     options_.file.max_row_group_bytes = std::min(options_.file.max_row_group_bytes,
-                                                 std::max<int64_t>(4096, pool_->limit() / 4));
+                                                 std::max<int64_t>(4096, pool_->limit() / 8));
   }
   STRATA_ASSIGN_OR_RETURN(schema_, MakeWriterSchema(std::move(schema), options_));
   for (int i = 0; i < schema_.schema->num_fields(); ++i) {

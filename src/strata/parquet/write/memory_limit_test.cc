@@ -1,5 +1,5 @@
 // A limit on the pool, which the writer and the batch reader fit themselves to: row groups end
-// at a quarter of it, batches hold about an eighth, and what still does not fit fails with
+// at an eighth of it, batches hold about an eighth, and what still does not fit fails with
 // OutOfMemory naming the file and column. Input batches live in another pool.
 #include <filesystem>
 
@@ -61,10 +61,10 @@ TEST_F(MemoryLimitTest, TheWriterEndsRowGroupsEarlyAndTheReaderShrinksItsBatches
 
   auto file = FileReader::OpenFile(path_.string(), pool.get());
   ASSERT_TRUE(file.ok()) << file.status().ToString();
-  // Unlimited, 64 MiB row groups would hold the 96 MB in two; a quarter of 48 MiB makes 7 or more.
-  EXPECT_GE((*file)->num_row_groups(), 7);
+  // Unlimited, 64 MiB row groups would hold the 96 MB in two; an eighth of 48 MiB makes 14 or more.
+  EXPECT_GE((*file)->num_row_groups(), 14);
   for (const RowGroup& group : (*file)->metadata().row_groups) {
-    EXPECT_LE(group.total_byte_size, kLimit / 4 + 256 * kColumns * 8 + kColumns * 1024) << group.num_rows << " rows";
+    EXPECT_LE(group.total_byte_size, kLimit / 8 + 256 * kColumns * 8 + kColumns * 1024) << group.num_rows << " rows";
   }
   // The fit, from the footer: 8 bytes a row and column at least (PLAIN int64 pages hold a bit more).
   std::vector<int> fields(kColumns);
@@ -73,7 +73,7 @@ TEST_F(MemoryLimitTest, TheWriterEndsRowGroupsEarlyAndTheReaderShrinksItsBatches
   EXPECT_GE(per_row, kColumns * 8);
   EXPECT_LE(per_row, kColumns * 8 * 1.1);
   BatchReadOptions fitted;
-  FitBatchReadToLimit(kLimit, (*file)->descriptor(), (*file)->metadata().row_groups, {0}, fields, &fitted);
+  FitBatchRead(kLimit, (*file)->descriptor(), (*file)->metadata().row_groups, {0}, fields, &fitted);
   EXPECT_EQ(fitted.batch_rows, static_cast<int64_t>(static_cast<double>(kLimit / 8) / per_row));
   EXPECT_EQ(fitted.read_ahead_bytes, kLimit / 16);
   EXPECT_EQ(fitted.row_groups_at_once_bytes, kLimit / 8);

@@ -9,6 +9,9 @@
 namespace strata::parquet {
 
 Status ColumnWriteOptions::Validate() const {
+  if (!(dictionary_min_saving >= 0 && dictionary_min_saving < 1)) {
+    return Status::Invalid("dictionary_min_saving must be in [0, 1), got {}", dictionary_min_saving);
+  }
   if (dictionary_page_bytes <= 0 || dictionary_page_bytes > (int64_t{1} << 30)) {
     return Status::Invalid("dictionary_page_bytes must be in (0, 1 GiB], got {}", dictionary_page_bytes);
   }
