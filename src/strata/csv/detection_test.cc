@@ -2,7 +2,10 @@
 // why the header and the width are what they are (`strata schema FILE.csv` prints it).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "strata/csv/reader_test_util.h"
+#include "strata/testing/test_executor.h"
 
 namespace strata::csv {
 namespace {
@@ -17,7 +20,7 @@ TEST(Detection, ListsEveryCandidateAndTheChoices) {
   EXPECT_EQ(d.dialects[0].rows, 3);
   EXPECT_EQ(d.dialects[0].rows_with_width, 3);
   EXPECT_EQ(d.dialects[0].width, 2);
-  EXPECT_EQ(d.dialects[1].dialect.delimiter, '\t');
+  EXPECT_EQ(d.dialects[1].dialect.delimiter, "\t");
   EXPECT_EQ(d.dialects[1].width, 1);
   EXPECT_EQ(d.header, "yes: 'id' in the first row does not fit column 1 (int64 below it)");
   EXPECT_EQ(d.width, "2 columns: the first row's (--ragged error)");
@@ -41,6 +44,22 @@ TEST(Detection, ListsEveryCandidateAndTheChoices) {
   options.parse.header = false;
   CSV_ASSIGN_OR_FAIL(given, CsvReader::Open(testing::Memory("1,2\n3,4\n"), options, SystemMemoryPool()));
   EXPECT_EQ(given->detection().header, "no: given");
+}
+
+// Issue 39: a two-byte delimiter, detected and given, read alike on one thread and in blocks
+// of 7 bytes on two (the block splitter sees the delimiter whole).
+TEST(Detection, MultiByteDelimitersSeriallyAndInBlocks) {
+  std::string text = "id, name, note\n";
+  for (int i = 0; i < 40; ++i) text += fmt::format("{}, \"n,{}\", a,b {}\n", i, i, i);
+  CSV_ASSIGN_OR_FAIL(read, testing::ReadSeriallyAndInBlocks(text, {}, strata::testing::TestExecutor(2), 64));
+  EXPECT_EQ(testing::Names(*read.table), (std::vector<std::string>{"id", "name", "note"}));
+  ASSERT_EQ(read.table->num_rows(), 40);
+  EXPECT_EQ(testing::Rows(*read.table)[3], "3|n,3|a,b 3");
+  CsvReadOptions options;
+  options.parse.delimiter = "||";
+  CSV_ASSIGN_OR_FAIL(given, testing::ReadSeriallyAndInBlocks("a||b\n1|x||2\n3||y|\n", options,
+                                                              strata::testing::TestExecutor(2), 8));
+  EXPECT_EQ(testing::Rows(*given.table), (std::vector<std::string>{"1|x|2", "3|y|"}));
 }
 
 }  // namespace
