@@ -62,5 +62,53 @@ TEST(Detection, MultiByteDelimitersSeriallyAndInBlocks) {
   EXPECT_EQ(testing::Rows(*given.table), (std::vector<std::string>{"1|x|2", "3|y|"}));
 }
 
+// Issue 39: rows above the table are skipped and reported, in every ragged mode, serially and
+// in blocks; a header with a separator missing stays the header (repaired), and data stays data.
+TEST(Detection, PreambleRowsAreSkippedAndReported) {
+  std::string body = "id,name,score\n";
+  for (int i = 0; i < 12; ++i) body += fmt::format("{},n{},{}.5\n", i, i, i);
+  struct Case {
+    std::string text;
+    int64_t preamble_rows;
+    std::string first_name;
+  };
+  const Case cases[] = {
+      {"Sales report 2024\n\n" + body, 1, "id"},           // a title, a blank line
+      {"PREAMBLE,,\nsource: x\n" + body, 2, "id"},        // a padded title, a note
+      {"Report, 2024\n" + body, 1, "id"},                  // a title with a separator
+      {"group,,\n" + body, 1, "id"},                       // a sparse group row above the header
+      {"part A,part B,part C\n" + body, 1, "id"},          // a header above the header
+      {body, 0, "id"},
+      {"id,name score\n" + body.substr(14), 0, "id"},      // a header missing a separator: repaired
+      {body.substr(14), 0, "f0"},                           // no header: the first row is data
+  };
+  for (const Case& c : cases) {
+    for (RaggedRows mode : {RaggedRows::kError, RaggedRows::kSalvage}) {
+      if (mode == RaggedRows::kError && c.text.rfind("id,name score", 0) == 0) continue;  // fails naming line 2
+      CsvReadOptions options;
+      options.parse.ragged_rows = mode;
+      CSV_ASSIGN_OR_FAIL(read, testing::ReadSeriallyAndInBlocks(c.text, options, strata::testing::TestExecutor(2), 4096));
+      EXPECT_EQ(read.report.preamble_rows, c.preamble_rows) << c.text;
+      EXPECT_EQ(testing::Names(*read.table)[0], c.first_name) << c.text;
+      EXPECT_EQ(read.table->num_rows(), 12) << c.text;
+      EXPECT_EQ(read.table->num_columns(), 3) << c.text;
+    }
+  }
+  CSV_ASSIGN_OR_FAIL(reader, CsvReader::Open(testing::Memory("Title\nsecond line\n" + body), {}, SystemMemoryPool()));
+  EXPECT_EQ(reader->detection().preamble,
+            "2 rows skipped (lines 1-2: 'Title', 'second line'): 13 of the 15 rows read have 3 fields; the table "
+            "starts at the first row of 3 fields");
+  EXPECT_EQ(reader->report().preamble_first_line, 1);
+  EXPECT_EQ(reader->report().preamble_last_line, 2);
+  CSV_ASSIGN_OR_FAIL(table, reader->ReadAll());
+  EXPECT_EQ(testing::Rows(*table)[0], "0|n0|0.5");
+  // Explicit options: no preamble looked for.
+  CsvReadOptions no_header;
+  no_header.parse.header = false;
+  no_header.parse.ragged_rows = RaggedRows::kSalvage;
+  CSV_ASSIGN_OR_FAIL(given, CsvReader::Open(testing::Memory("Title\n" + body), no_header, SystemMemoryPool()));
+  EXPECT_EQ(given->detection().preamble, "not looked for: no header (given)");
+}
+
 }  // namespace
 }  // namespace strata::csv

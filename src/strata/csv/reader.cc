@@ -407,10 +407,41 @@ Status CsvReader::Start(const std::vector<TypePtr>* whole_file_types) {
                                 static_cast<size_t>(std::min(window_size_, options_.read.sample_bytes)));
   detection_.sample_bytes = static_cast<int64_t>(sample.size());
   STRATA_ASSIGN_OR_RETURN(dialect_, DetectDialect(sample, options_.parse, pool_, &detection_.dialects));
+  STRATA_RETURN_NOT_OK(SkipPreamble(sample));
   parser_ = std::make_unique<BlockParser>(dialect_, options_.parse.ragged_rows, options_.parse.max_row_bytes,
                                           input_->name());
   splitter_ = std::make_unique<BlockSplitter>(dialect_);
   return ReadHeaderAndSample(whole_file_types);
+}
+
+Status CsvReader::SkipPreamble(std::string_view sample) {
+  if (options_.parse.skip_rows > 0) {
+    detection_.preamble = "not looked for: lines skipped as asked (--skip-rows)";
+    return Status::OK();
+  }
+  if (options_.parse.header == false) {
+    detection_.preamble = "not looked for: no header (given)";
+    return Status::OK();
+  }
+  const bool at_end = eof_ && window_size_ == static_cast<int64_t>(sample.size());
+  const Preamble preamble = DetectPreamble(sample, at_end, dialect_, options_.convert, pool_);
+  if (preamble.rows == 0) {
+    detection_.preamble = "none: the table starts at the first row";
+    return Status::OK();
+  }
+  report_.preamble_rows = preamble.rows;
+  report_.preamble_first_line = window_line_;
+  report_.preamble_last_line = window_line_ + preamble.lines - 1;
+  std::string excerpts;
+  for (const std::string& excerpt : preamble.excerpts) excerpts += fmt::format("{}'{}'", excerpts.empty() ? "" : ", ", excerpt);
+  if (preamble.rows > static_cast<int64_t>(preamble.excerpts.size())) excerpts += ", ...";
+  detection_.preamble = fmt::format("{} row{} skipped (line{} {}{}: {}): {}", preamble.rows, preamble.rows == 1 ? "" : "s",
+                                    preamble.lines == 1 ? "" : "s", report_.preamble_first_line,
+                                    preamble.lines == 1 ? "" : fmt::format("-{}", report_.preamble_last_line), excerpts,
+                                    preamble.reason);
+  DropFront(window_.get(), &window_size_, preamble.bytes);
+  window_line_ += preamble.lines;
+  return FillWindow(options_.read.sample_bytes);
 }
 
 Status CsvReader::Convert(const ParsedRows& rows, std::vector<std::shared_ptr<RecordBatch>>* out) const {

@@ -152,13 +152,18 @@ class CsvBatchSource final : public BatchSource {
       if (chosen) out += " (chosen)";
     }
     out += fmt::format("\n  header   {}\n  width    {}", d.header, d.width);
-    out += "\n  preamble not looked for (--skip-rows N skips lines above the header)";
+    out += fmt::format("\n  preamble {}", d.preamble);
     return out;
   }
 
   std::string SkippedRowsReport() const override {
     const csv::CsvReadReport& report = reader_->report();
     std::vector<std::string> lines;
+    if (report.preamble_rows > 0) {
+      lines.push_back(fmt::format("'{}': skipped {} preamble row{} above the table (lines {}-{})", path_,
+                                  report.preamble_rows, report.preamble_rows == 1 ? "" : "s", report.preamble_first_line,
+                                  report.preamble_last_line));
+    }
     if (!report.header_repair.empty()) lines.push_back(fmt::format("'{}' {}", path_, report.header_repair));
     if (report.padded_rows > 0) {
       lines.push_back(fmt::format("'{}': padded {} short row{} with nulls", path_, report.padded_rows,
