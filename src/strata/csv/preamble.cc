@@ -72,6 +72,11 @@ class PreambleFinder {
       why = fmt::format("the header-like row below {}", IsSparse(top - 1) ? "a sparse row" : "another header-like row");
     }
     if (top == 0) return {};
+    // Rows above that look like data (delimited, dense, fitting the types: a table whose first
+    // rows lack a column) are not preamble: then there is none, and they are ragged rows.
+    for (int i = 0; i < top; ++i) {
+      if (LooksLikeData(i)) return {};
+    }
     Preamble out;
     out.rows = top;
     out.bytes = Row(top - 1).end;
@@ -177,6 +182,13 @@ class PreambleFinder {
       misfits += with_row.type()->Equals(below) ? 0 : 1;
     }
     return considered > 0 && 2 * misfits >= considered;
+  }
+
+  bool LooksLikeData(int i) {
+    const RowShape& r = Row(i);
+    if (r.width <= 1 || IsSparse(i)) return false;
+    if (typed_columns_ > 0) return !Misfits(i);
+    return std::abs(r.width - width_) <= 1;
   }
 
   bool IsSparse(int i) const { return width_ >= 3 && 2 * Row(i).non_empty <= width_; }

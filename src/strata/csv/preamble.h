@@ -38,8 +38,10 @@ struct Preamble {
 // its fields non-empty: "PREAMBLE,,,," or a group row) or does not fit the column types,
 // when the row below it does not fit them either (a header below a header). Rows are
 // compared against types inferred as if `convert` asked for none (all_strings off); a
-// sample whose columns are all text tells headers by sparseness alone. `rows == 0` when
-// there is nothing above the table.
+// sample whose columns are all text tells headers by sparseness alone. No preamble at all
+// when a row above the start looks like data (delimited, not sparse, fitting the types; without
+// types, a width off by one at most): a table whose first rows lack a column starts at row 0.
+// `rows == 0` when there is nothing above the table.
 Preamble DetectPreamble(std::string_view sample, bool at_end, const Dialect& dialect, const ConvertOptions& convert,
                         MemoryPool* pool);
 

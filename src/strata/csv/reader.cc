@@ -241,9 +241,20 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
     if (majority.width > 0 && majority.width != first_width && 2 * majority.rows_with_width > majority.rows) {
       columns = majority.width;
     }
+    // Salvage keeps every row it can: when the rows from some row on have a column more (a
+    // column added mid-file), that wider width, the rows above padded.
+    if (options_.parse.ragged_rows == RaggedRows::kSalvage && majority.tail_width > columns &&
+        TailFitsTypesAbove(after, dialect_, majority, options_.convert, pool_)) {
+      columns = majority.tail_width;
+    }
   }
   if (known_width >= 0) {
     detection_.width = fmt::format("{} columns: {} given", columns, convert.schema ? "the schema" : "the names");
+  } else if (majority.tail_width > 0 && columns == majority.tail_width) {
+    detection_.width = fmt::format("{} columns: the last {} of the {} rows sampled below the first have {} fields (a "
+                                   "column added), {} have {}: salvage pads them",
+                                   columns, majority.rows - majority.tail_start, majority.rows, columns,
+                                   majority.rows_with_width, majority.width);
   } else if (majority.rows > 0) {
     detection_.width = fmt::format("{} columns: {}; {} of the {} rows sampled below the first have {} fields", columns,
                                    columns == first_width ? "the first row's" : "most rows'", majority.rows_with_width,

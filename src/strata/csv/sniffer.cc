@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "strata/csv/type_inference.h"
+
 namespace strata::csv {
 
 namespace {
@@ -18,7 +20,10 @@ struct Score {
 
 // Parses the sample's first rows in `dialect` with every row kept whatever its width, and
 // measures how well the rows agree.
-Score ScoreDialect(std::string_view sample, const Dialect& dialect, MemoryPool* pool) {
+// `row_widths`, when given, receives every row's field count in order, and `row_starts` where
+// each row starts (blank lines above it included).
+Score ScoreDialect(std::string_view sample, const Dialect& dialect, MemoryPool* pool,
+                   std::vector<int>* row_widths = nullptr, std::vector<int64_t>* row_starts = nullptr) {
   BlockParser parser(dialect, RaggedRows::kError, int64_t{1} << 31, "sample");
   ParsedRows rows(pool);
   Score score;
@@ -35,6 +40,10 @@ Score ScoreDialect(std::string_view sample, const Dialect& dialect, MemoryPool* 
     score.text_after_quote += result.text_after_quote;
     if (rows.num_rows() == 0) continue;
     ++score.rows;
+    if (row_widths != nullptr) {
+      row_widths->push_back(rows.num_columns());
+      row_starts->push_back(at - result.consumed);
+    }
     for (int c = 0; c < rows.num_columns(); ++c) quoted += rows.Kind(0, c) == FieldKind::kQuoted ? 1 : 0;
     auto it = std::find_if(widths.begin(), widths.end(), [&](auto& w) { return w.first == rows.num_columns(); });
     if (it == widths.end()) widths.push_back({rows.num_columns(), 1});
@@ -86,13 +95,69 @@ bool Better(const Dialect& ad, const Score& a, const Dialect& bd, const Score& b
 }  // namespace
 
 SampleWidth MajorityWidth(std::string_view sample, const Dialect& dialect, MemoryPool* pool) {
-  const Score score = ScoreDialect(sample, dialect, pool);
+  std::vector<int> widths;
+  std::vector<int64_t> starts;
+  const Score score = ScoreDialect(sample, dialect, pool, &widths, &starts);
   if (!score.parsed) return {};
   SampleWidth out;
   out.width = score.columns;
   out.rows_with_width = score.consistent_rows;
   out.rows = score.rows;
+  // A column added from some row on: for each wider width, the earliest row from which 90% of
+  // the rows to the end have it (3 at least). Counted backwards: rows_from[i] of that width.
+  const auto n = static_cast<int64_t>(widths.size());
+  std::vector<int> wider;
+  for (int w : widths) {
+    if (w > out.width && std::find(wider.begin(), wider.end(), w) == wider.end()) wider.push_back(w);
+  }
+  for (int w : wider) {
+    int64_t suffix = 0, start = -1, count = 0;
+    for (int64_t i = n - 1; i >= 0; --i) {
+      if (widths[static_cast<size_t>(i)] != w) continue;
+      ++suffix;
+      if (suffix >= 3 && 10 * suffix >= 9 * (n - i)) {
+        start = i;
+        count = suffix;
+      }
+    }
+    if (start >= 0 && (out.tail_width == 0 || start < out.tail_start)) {
+      out.tail_width = w;
+      out.tail_start = start;
+      out.tail_offset = starts[static_cast<size_t>(start)];
+      out.tail_rows = count;
+    }
+  }
   return out;
+}
+
+bool TailFitsTypesAbove(std::string_view sample, const Dialect& dialect, const SampleWidth& width,
+                        const ConvertOptions& convert, MemoryPool* pool) {
+  if (width.tail_width == 0) return false;
+  ConvertOptions typed = convert;
+  typed.all_strings = false;
+  BlockParser parser(dialect, RaggedRows::kSkip, int64_t{1} << 31, "sample");
+  ParsedRows above(pool), tail(pool);
+  BlockParseResult result;
+  above.Clear(width.width);
+  tail.Clear(width.tail_width);
+  const std::string_view head = sample.substr(0, static_cast<size_t>(width.tail_offset));
+  const std::string_view rest = sample.substr(static_cast<size_t>(width.tail_offset));
+  if (!parser.Parse(head, static_cast<int64_t>(head.size()), true, 1, INT64_MAX, &above, &result).ok() ||
+      !parser.Parse(rest, static_cast<int64_t>(rest.size()), false, 1, INT64_MAX, &tail, &result).ok() ||
+      above.num_rows() == 0 || tail.num_rows() == 0) {
+    return false;
+  }
+  for (int c = 0; c < width.width; ++c) {
+    ColumnTypeInferrer before(typed);
+    before.Observe(above, c);
+    const TypeId id = before.type()->id();
+    if (id == TypeId::kString || id == TypeId::kNull || id == TypeId::kBinary) continue;
+    ColumnTypeInferrer both(typed);
+    both.Observe(above, c);
+    both.Observe(tail, c);
+    if (!both.type()->Equals(before.type())) return false;
+  }
+  return true;
 }
 
 Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& options, MemoryPool* pool,

@@ -42,11 +42,23 @@ Result<Dialect> DetectDialect(std::string_view sample, const ParseOptions& optio
 
 // The field count most of the first kSniffRows rows of `sample` have (ties to the wider), how many
 // have it, and how many rows were read; zeros when the sample does not parse.
+// Also a column added from some row on: the wider width that, from row `tail_start` (0-based)
+// to the end, 90% of the rows have (3 rows at least; 0 when none).
 struct SampleWidth {
   int width = 0;
   int64_t rows_with_width = 0;
   int64_t rows = 0;
+  int tail_width = 0;
+  int64_t tail_start = 0;
+  int64_t tail_offset = 0;  // the byte of the sample where that row starts
+  int64_t tail_rows = 0;
 };
 SampleWidth MajorityWidth(std::string_view sample, const Dialect& dialect, MemoryPool* pool);
+
+// Whether the rows of `width.tail_width` fields fit, in their first width.width columns, the
+// types the rows above them have (as inferred without all_strings): a column added mid-file,
+// not a second table of another width appended.
+bool TailFitsTypesAbove(std::string_view sample, const Dialect& dialect, const SampleWidth& width,
+                        const ConvertOptions& convert, MemoryPool* pool);
 
 }  // namespace strata::csv
