@@ -102,6 +102,26 @@ TEST(Detection, PreambleRowsAreSkippedAndReported) {
   EXPECT_EQ(reader->report().preamble_last_line, 2);
   CSV_ASSIGN_OR_FAIL(table, reader->ReadAll());
   EXPECT_EQ(testing::Rows(*table)[0], "0|n0|0.5");
+  // Inferring types from the whole file reads the same rows, the preamble skipped in both passes
+  // (the second pass is given the first's header decision: here "no").
+  const std::string path = ::testing::TempDir() + "/preamble_whole_file.csv";
+  {
+    std::string no_header_body = "Title line\n";
+    for (int i = 0; i < 12; ++i) no_header_body += fmt::format("{},n{},{}.5\n", i, i, i);
+    FILE* file = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(file, nullptr);
+    std::fwrite(no_header_body.data(), 1, no_header_body.size(), file);
+    std::fclose(file);
+  }
+  CsvReadOptions whole;
+  whole.read.infer_whole_file = true;
+  CSV_ASSIGN_OR_FAIL(twice, CsvReader::Open(path, whole, SystemMemoryPool()));
+  EXPECT_FALSE(twice->has_header());
+  EXPECT_EQ(twice->report().preamble_rows, 1);
+  EXPECT_EQ(twice->detection().preamble.substr(0, 34), "1 row skipped (line 1: 'Title line");
+  CSV_ASSIGN_OR_FAIL(twice_table, twice->ReadAll());
+  EXPECT_EQ(twice_table->num_rows(), 12);
+  std::remove(path.c_str());
   // Explicit options: no preamble looked for.
   CsvReadOptions no_header;
   no_header.parse.header = false;

@@ -79,9 +79,17 @@ Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, cons
   second.parse.quote = reader->dialect_.quoting ? reader->dialect_.quote : '\0';
   second.parse.escape = reader->dialect_.escaping ? reader->dialect_.escape : '\0';
   second.parse.header = reader->has_header_;
+  // The preamble found is skipped as lines (the header decision given may be "no", which
+  // would not look for one), and reported as found.
+  const CsvReadReport& first = reader->report_;
+  if (first.preamble_rows > 0) second.parse.skip_rows += first.preamble_last_line - first.preamble_first_line + 1;
   STRATA_ASSIGN_OR_RETURN(auto input2, codec::OpenInputStream(path, pool, storage));
   std::unique_ptr<CsvReader> final_reader(new CsvReader(std::move(input2), second, pool));
   STRATA_RETURN_NOT_OK(final_reader->Start(&types));
+  final_reader->report_.preamble_rows = first.preamble_rows;
+  final_reader->report_.preamble_first_line = first.preamble_first_line;
+  final_reader->report_.preamble_last_line = first.preamble_last_line;
+  final_reader->detection_.preamble = reader->detection_.preamble;
   return final_reader;
 }
 
