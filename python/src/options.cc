@@ -256,7 +256,9 @@ csv::CsvReadOptions CsvReadOptionsFromKwargs(const py::dict& kwargs, std::string
   csv::CsvReadOptions out;
   py::object v;
   out.s3 = S3OptionsFromStorageOptions(Get(kwargs, "storage_options"));
-  if (!(v = Get(kwargs, "delimiter")).is_none()) out.parse.delimiter = CharOption(v, "delimiter", false);
+  if (!(v = Get(kwargs, "delimiter")).is_none()) {
+    out.parse.delimiter = ValueOrThrow(csv::ParseDelimiterOption("delimiter", Str(v, "delimiter")));
+  }
   if (!(v = Get(kwargs, "header")).is_none()) out.parse.header = Bool(v, "header");
   if (!(v = Get(kwargs, "null")).is_none()) out.convert.null_values = StrList(v, "null");
   if (!(v = Get(kwargs, "all_strings")).is_none()) out.convert.all_strings = Bool(v, "all_strings");

@@ -361,7 +361,8 @@ def check_write_options(**options):
 
 
 def read_csv(path, **options):
-    """A CSV file (.csv, .tsv, .csv.gz, .csv.zst) as a DataFrame. Options: delimiter, header
+    """A CSV file (.csv, .tsv, .csv.gz, .csv.zst) as a DataFrame. Options: delimiter (1 to 4
+    characters: ", " and "||" too; detected when absent), header
     (True/False; detected when absent), null ([spellings]), all_strings, schema ({column: type}
     or "name:type,..."), columns ([names]), skip_rows, quote, escape, comment, ragged
     ("error"|"fill"|"skip"|"salvage"), max_bad_rows (with skip or salvage: the read fails when

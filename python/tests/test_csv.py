@@ -54,6 +54,12 @@ def test_read_options(tmp_path):
     assert typed["x"].dtype == np.float64
     spec = strata.read_csv(path, delimiter="|", skip_rows=2, null=["-"], schema="x:int32", columns=["y", "x"])
     assert list(spec.columns) == ["y", "x"] and spec["x"].dtype == "Int32"
+    spaced = tmp_path / "spaced.csv"  # a two-byte delimiter, given and detected
+    spaced.write_text('id, name\n1, "a, b"\n2, c\n')
+    for df in (strata.read_csv(spaced, delimiter=", "), strata.read_csv(spaced)):
+        assert list(df.columns) == ["id", "name"] and list(df["name"]) == ["a, b", "c"]
+    with pytest.raises(Exception, match="1 to 4 characters"):
+        strata.read_csv(spaced, delimiter=",,,,,")
     noheader = tmp_path / "nh.csv"
     noheader.write_text("1,2\n3,4\n")
     df = strata.read_csv(noheader, header=False)

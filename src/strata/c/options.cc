@@ -83,17 +83,17 @@ Result<std::optional<bool>> OptionList::GetBool(std::string_view key) {
   return Status::Invalid("option '{}': '{}' is not yes|no (on|off, true|false, 1|0)", key, v);
 }
 
-Result<std::optional<char>> OptionList::GetDelimiter(std::string_view key) {
+Result<std::optional<std::string>> OptionList::GetDelimiter(std::string_view key) {
   std::optional<std::string> text = GetString(key);
-  if (!text) return std::optional<char>();
+  if (!text) return std::optional<std::string>();
   const std::string& v = *text;
-  if (v == "comma") return std::optional<char>(',');
-  if (v == "tab" || v == "\\t") return std::optional<char>('\t');
-  if (v == "semicolon") return std::optional<char>(';');
-  if (v == "pipe") return std::optional<char>('|');
-  if (v == "space") return std::optional<char>(' ');
-  if (v.size() == 1) return std::optional<char>(v[0]);
-  return Status::Invalid("option '{}': '{}' is not one byte or comma|tab|semicolon|pipe|space", key, v);
+  if (v == "comma") return std::optional<std::string>(",");
+  if (v == "tab" || v == "\\t") return std::optional<std::string>("\t");
+  if (v == "semicolon") return std::optional<std::string>(";");
+  if (v == "pipe") return std::optional<std::string>("|");
+  if (v == "space") return std::optional<std::string>(" ");
+  if (!v.empty() && v.size() <= 4) return std::optional<std::string>(v);
+  return Status::Invalid("option '{}': '{}' is not 1 to 4 bytes or comma|tab|semicolon|pipe|space", key, v);
 }
 
 Result<std::optional<std::vector<std::string>>> OptionList::GetList(std::string_view key) {

@@ -28,8 +28,8 @@ class OptionList {
   Result<std::optional<int64_t>> GetInt(std::string_view key, int64_t min, int64_t max);
   // yes|no, on|off, true|false, 1|0.
   Result<std::optional<bool>> GetBool(std::string_view key);
-  // A one-byte delimiter, or comma|tab|semicolon|pipe|space.
-  Result<std::optional<char>> GetDelimiter(std::string_view key);
+  // A delimiter of 1 to 4 bytes, or comma|tab|semicolon|pipe|space.
+  Result<std::optional<std::string>> GetDelimiter(std::string_view key);
   // A comma-separated list of non-empty names.
   Result<std::optional<std::vector<std::string>>> GetList(std::string_view key);
 

@@ -64,7 +64,7 @@ int strata_parquet_write(struct ArrowArrayStream* in, const char* path, const ch
 /* Reads the CSV file at `path` (also .gz or .zst; "-" is standard input) as a stream of
  * record batches; the dialect, header and column types not given are detected from a sample.
  * Options:
- *   delimiter=X          one byte, or comma|tab|semicolon|pipe|space (default: detected)
+ *   delimiter=X          1 to 4 bytes (", ", "||"), or comma|tab|semicolon|pipe|space (default: detected)
  *   header=yes|no|auto   whether the first row names the columns (default auto)
  *   null=TEXT            the one spelling of null (default "", NULL, null, NA, N/A)
  *   all_strings=yes|no   every column as its text, nothing inferred (default no)
@@ -82,7 +82,7 @@ int strata_csv_read(const char* path, const char* options, struct ArrowArrayStre
 
 /* Writes every batch of `in` as CSV to `path` (safe output as strata_parquet_write).
  * Consumes `in`. Options:
- *   delimiter=X     as for strata_csv_read (default comma)
+ *   delimiter=X     one byte, or a name as for strata_csv_read (default comma)
  *   header=yes|no   a first line of column names (default yes)
  *   null=TEXT       how a null is written (default: nothing) */
 int strata_csv_write(struct ArrowArrayStream* in, const char* path, const char* options);

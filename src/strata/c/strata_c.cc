@@ -214,8 +214,11 @@ Status CsvRead(const char* path, const char* options, ArrowArrayStream* out) {
 Result<csv::WriteOptions> CsvWriterOptions(const char* options) {
   STRATA_ASSIGN_OR_RETURN(OptionList list, OptionList::Parse(options, {"delimiter", "header", "null"}));
   csv::WriteOptions out;
-  STRATA_ASSIGN_OR_RETURN(std::optional<char> delimiter, list.GetDelimiter("delimiter"));
-  if (delimiter) out.delimiter = *delimiter;
+  STRATA_ASSIGN_OR_RETURN(std::optional<std::string> delimiter, list.GetDelimiter("delimiter"));
+  if (delimiter) {
+    if (delimiter->size() != 1) return Status::Invalid("option 'delimiter': the CSV writer takes one byte, not '{}'", *delimiter);
+    out.delimiter = (*delimiter)[0];
+  }
   STRATA_ASSIGN_OR_RETURN(std::optional<bool> header, list.GetBool("header"));
   if (header) out.header = *header;
   if (std::optional<std::string> null_value = list.GetString("null")) out.null_value = *null_value;

@@ -16,7 +16,7 @@ void AddCsvOptions(CLI::App* sub, CsvCliOptions* o) {
       ->check(CLI::IsMember({"auto", "csv", "tsv", "parquet", "ipc", "arrow", "arrows"}))
       ->group("CSV input");
   auto& only = o->csv_only;
-  only.push_back(sub->add_option("--delimiter", o->delimiter, "CSV field separator (\\t or tab for tabs; default: detect)"));
+  only.push_back(sub->add_option("--delimiter", o->delimiter, "CSV field separator, 1 to 4 bytes (\", \", \"||\"; \\t or tab for tabs; default: detect)"));
   only.push_back(sub->add_flag("--no-header", o->no_header, "The CSV's first line is data (columns f0, f1, ...; a --schema naming every column sets their number)"));
   only.push_back(sub->add_option("--null", o->nulls, "A CSV null spelling, repeatable; replaces the defaults "
                                                       "('', NULL, null, NA, N/A)")
@@ -48,7 +48,7 @@ Result<csv::CsvReadOptions> MakeCsvReadOptions(const CsvCliOptions& cli) {
   using csv::ParseCharOption;
   csv::CsvReadOptions options;
   if (!cli.delimiter.empty()) {
-    STRATA_ASSIGN_OR_RETURN(options.parse.delimiter, ParseCharOption("--delimiter", cli.delimiter, false));
+    STRATA_ASSIGN_OR_RETURN(options.parse.delimiter, csv::ParseDelimiterOption("--delimiter", cli.delimiter));
   }
   if (!cli.quote.empty()) {
     STRATA_ASSIGN_OR_RETURN(options.parse.quote, ParseCharOption("--quote", cli.quote, true));

@@ -22,14 +22,18 @@ TEST(CsvCliOptionsTest, ReadOptions) {
   cli.sample_bytes = 4096;
   options = MakeCsvReadOptions(cli);
   ASSERT_TRUE(options.ok()) << options.status().ToString();
-  EXPECT_EQ(options->parse.delimiter, '|');
+  EXPECT_EQ(options->parse.delimiter, "|");
   EXPECT_EQ(options->parse.header, false);
   EXPECT_EQ(options->convert.null_values, std::vector<std::string>{"-"});
   EXPECT_EQ(options->parse.ragged_rows, csv::RaggedRows::kSkip);
   EXPECT_EQ(options->parse.quote, '\0');
   EXPECT_EQ(options->parse.comment, '#');
   EXPECT_EQ(options->read.sample_bytes, 4096);
-  cli.delimiter = ";;";
+  cli.delimiter = ";;";  // up to four bytes
+  options = MakeCsvReadOptions(cli);
+  ASSERT_TRUE(options.ok()) << options.status().ToString();
+  EXPECT_EQ(options->parse.delimiter, ";;");
+  cli.delimiter = ";;;;;";
   EXPECT_FALSE(MakeCsvReadOptions(cli).ok());
 }
 

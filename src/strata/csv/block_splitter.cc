@@ -17,13 +17,14 @@ int BoundaryIndex(LexState state) {
 }
 }  // namespace
 
-BlockSplitter::BlockSplitter(const Dialect& dialect) : dialect_(dialect) {
+BlockSplitter::BlockSplitter(const Dialect& dialect)
+    : dialect_(dialect), multi_byte_delimiter_(dialect.delimiter.size() > 1) {
   classes_[static_cast<uint8_t>('\n')] = kLineFeed;
   classes_[static_cast<uint8_t>('\r')] = kCarriageReturn;
   if (dialect.comment != '\0') classes_[static_cast<uint8_t>(dialect.comment)] = kCommentByte;
   if (dialect.escaping) classes_[static_cast<uint8_t>(dialect.escape)] = kEscape;
   if (dialect.quoting) classes_[static_cast<uint8_t>(dialect.quote)] = kQuote;
-  classes_[static_cast<uint8_t>(dialect.delimiter)] = kDelimiter;
+  classes_[static_cast<uint8_t>(dialect.delimiter[0])] = kDelimiter;
 
   // The parser's rules (parser.cc), one row per state.
   auto set = [&](S from, S other, S delimiter, S quote, S escape, S lf, S cr, S comment) {
@@ -51,6 +52,10 @@ BlockSplitter::BlockSplitter(const Dialect& dialect) : dialect_(dialect) {
 }
 
 LexState BlockSplitter::Run(LexState state, std::string_view data, int64_t begin, int64_t end) const {
+  if (multi_byte_delimiter_) {
+    for (int64_t i = begin; i < end;) i = StepAt(&state, data, i);
+    return state;
+  }
   for (int64_t i = begin; i < end; ++i) state = Step(state, data[static_cast<size_t>(i)]);
   return state;
 }
@@ -107,6 +112,13 @@ ChunkScan BlockSplitter::ScanChunk(std::string_view data, int64_t begin, int64_t
                !(dialect_.comment != '\0' && std::memchr(p, dialect_.comment, length) != nullptr);
   if (plain) {
     scan.end_state = {S::kRowStart, S::kQuoted, S::kRowStart};
+    return scan;
+  }
+  if (multi_byte_delimiter_) {  // rare: one run per start state, each seeing delimiters whole
+    for (size_t r = 0; r < kBoundaryStates.size(); ++r) {
+      LexState s = Run(kBoundaryStates[r], data, begin, end);
+      scan.end_state[r] = s == S::kAfterCR ? S::kRowStart : s;
+    }
     return scan;
   }
   // The runs from each start state in lock step (independent chains: the CPU overlaps them);
@@ -166,9 +178,13 @@ std::vector<BlockStart> BlockSplitter::ResolveBlockStarts(std::string_view data,
     const int64_t limit = k + 1 < candidates.size() ? candidates[k + 1] : size;
     LexState walk = state;
     int64_t walk_line = line;
-    for (int64_t i = at; i < limit; ++i) {
+    for (int64_t i = at; i < limit;) {
       const char c = data[static_cast<size_t>(i)];
-      walk = Step(walk, c);
+      const int64_t next = StepAt(&walk, data, i);
+      if (next != i + 1) {  // a whole multi-byte delimiter: no line break in it
+        i = next;
+        continue;
+      }
       if (c == '\n' || (c == '\r' && (i + 1 >= size || data[static_cast<size_t>(i + 1)] != '\n'))) ++walk_line;
       const bool row_start = walk == S::kRowStart ||
                              (walk == S::kAfterCR && i + 1 < size && data[static_cast<size_t>(i + 1)] != '\n');
@@ -176,6 +192,7 @@ std::vector<BlockStart> BlockSplitter::ResolveBlockStarts(std::string_view data,
         starts.push_back({i + 1, walk_line});
         break;
       }
+      i = next;
     }
   }
   return starts;

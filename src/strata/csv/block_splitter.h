@@ -77,9 +77,29 @@ class BlockSplitter {
   LexState Step(LexState state, char c) const {
     return next_[static_cast<int>(state)][classes_[static_cast<uint8_t>(c)]];
   }
+  // One step at data[at] that sees a multi-byte delimiter whole: its first byte ends a field
+  // only where the rest follows (as the parser reads it), and then all its bytes are taken.
+  // Returns the index after the bytes taken. Delimiter bytes are never a line break, so a
+  // delimiter never straddles a candidate boundary.
+  int64_t StepAt(LexState* state, std::string_view data, int64_t at) const {
+    const char c = data[static_cast<size_t>(at)];
+    if (!multi_byte_delimiter_ || classes_[static_cast<uint8_t>(c)] != kDelimiter) {
+      *state = Step(*state, c);
+      return at + 1;
+    }
+    const auto length = static_cast<int64_t>(dialect_.delimiter.size());
+    auto* row = next_[static_cast<int>(*state)];
+    if (row[kDelimiter] == LexState::kFieldStart && data.substr(static_cast<size_t>(at), static_cast<size_t>(length)) == dialect_.delimiter) {
+      *state = LexState::kFieldStart;
+      return at + length;
+    }
+    *state = row[kOther];  // text here (inside quotes, after an escape, in a comment: the same)
+    return at + 1;
+  }
   int64_t CountLineBreaks(std::string_view data, int64_t begin, int64_t end) const;
 
   Dialect dialect_;
+  bool multi_byte_delimiter_ = false;
   std::array<uint8_t, 256> classes_{};
   LexState next_[kLexStates][kClasses]{};
 };

@@ -27,6 +27,8 @@ std::string RandomCsv(std::mt19937_64& rng, const Dialect& d, int rows, int colu
       if (kind == 0) continue;  // empty
       if (kind == 1 || !d.quoting) {
         out += "v" + std::to_string(rng() % 1000);
+        // A multi-byte delimiter's first byte alone is text.
+        if (d.delimiter.size() > 1 && rng() % 3 == 0) out += d.delimiter.substr(0, 1) + "w";
         if (d.escaping && rng() % 4 == 0) out += std::string(1, d.escape) + (rng() % 2 ? "\n" : ",");
         continue;
       }
@@ -110,12 +112,14 @@ TEST(BlockSplitter, EqualsSerialParseOnRandomInputs) {
   int checked = 0;
   for (int round = 0; round < 300; ++round) {
     Dialect d;
-    switch (round % 5) {
+    switch (round % 7) {
       case 0: break;
-      case 1: d.delimiter = '\t'; d.comment = '#'; break;
+      case 1: d.delimiter = "\t"; d.comment = '#'; break;
       case 2: d.escaping = true; d.double_quote = false; break;
-      case 3: d.escaping = true; d.delimiter = ';'; d.quote = '\''; break;
+      case 3: d.escaping = true; d.delimiter = ";"; d.quote = '\''; break;
       case 4: d.quoting = false; d.ignore_empty_lines = false; break;
+      case 5: d.delimiter = ", "; break;
+      case 6: d.delimiter = "||"; d.escaping = true; d.double_quote = false; d.comment = '#'; break;
     }
     if (!d.ignore_empty_lines) d.comment = '\0';
     const int columns = 1 + static_cast<int>(rng() % 4);

@@ -43,7 +43,7 @@ TEST(CsvCorpus, ArrowTestingAggregate100) {
   const std::string path = strata::testing::ArrowTestingFile("data/csv/aggregate_test_100.csv");
   CSV_ASSIGN_OR_FAIL(reader, CsvReader::Open(path, {}, SystemMemoryPool()));
   EXPECT_TRUE(reader->has_header());
-  EXPECT_EQ(reader->dialect().delimiter, ',');
+  EXPECT_EQ(reader->dialect().delimiter, ",");
   CSV_ASSIGN_OR_FAIL(table, reader->ReadAll());
   ASSERT_EQ(table->num_rows(), 100);
   EXPECT_EQ(Names(*table), (Strings{"c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13"}));
@@ -265,7 +265,7 @@ TEST(CsvCorpus, DelimitersDetected) {
   };
   for (const auto& [delimiter, text] : cases) {
     CSV_ASSIGN_OR_FAIL(reader, CsvReader::Open(Memory(text), {}, SystemMemoryPool()));
-    EXPECT_EQ(reader->dialect().delimiter, delimiter) << text;
+    EXPECT_EQ(reader->dialect().delimiter, std::string(1, delimiter)) << text;
     CSV_ASSIGN_OR_FAIL(table, reader->ReadAll());
     EXPECT_EQ(table->num_columns(), 3) << text;
     EXPECT_EQ(Cell(*table, 2, 1), "4") << text;

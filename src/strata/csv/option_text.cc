@@ -17,6 +17,15 @@ Result<char> ParseCharOption(std::string_view option, std::string_view value, bo
   return Status::Invalid("{} takes one character (or \\t, tab{}), not '{}'", option, allow_none ? ", none" : "", value);
 }
 
+Result<std::string> ParseDelimiterOption(std::string_view option, std::string_view value) {
+  if (value == "\\t" || value == "tab") return std::string("\t");
+  const bool usable = !value.empty() && value.size() <= kMaxDelimiterBytes &&
+                      value.find_first_of(std::string_view("\n\r\0", 3)) == std::string_view::npos;
+  if (usable) return std::string(value);
+  return Status::Invalid("{} takes 1 to {} characters (\", \" and \"||\" are two; \\t or tab for a tab), not '{}'", option,
+                         kMaxDelimiterBytes, value);
+}
+
 Status ApplySchemaSpec(const std::vector<ColumnTypeSpec>& spec, const std::vector<std::string>& header_names,
                        bool has_header, const std::string& input, CsvReadOptions* options, std::string_view label) {
   auto whole_schema = [&] {

@@ -17,6 +17,9 @@ namespace strata::csv {
 // where `allow_none`. `option` names the value in the message ("--delimiter", "delimiter").
 Result<char> ParseCharOption(std::string_view option, std::string_view value, bool allow_none);
 
+// A field separator: 1 to kMaxDelimiterBytes bytes (", ", "||"), or \t / tab.
+Result<std::string> ParseDelimiterOption(std::string_view option, std::string_view value);
+
 // Applies a schema spec's columns: a whole schema (names and types by position) when they name
 // every column of the input in order, when the input has no header and they are as many as its
 // columns or name others than its generated f0, f1, ... (the spec's width then wins), or when

@@ -55,6 +55,14 @@ TEST(CsvOptionTextTest, CharOptions) {
   EXPECT_FALSE(ParseCharOption("--delimiter", "none", false).ok());
   EXPECT_EQ(ParseCharOption("--delimiter", ";;", false).status().message(),
             "--delimiter takes one character (or \\t, tab), not ';;'");
+  // Delimiters take up to four bytes.
+  EXPECT_EQ(*ParseDelimiterOption("--delimiter", ";;"), ";;");
+  EXPECT_EQ(*ParseDelimiterOption("--delimiter", ", "), ", ");
+  EXPECT_EQ(*ParseDelimiterOption("--delimiter", "tab"), "\t");
+  EXPECT_EQ(ParseDelimiterOption("--delimiter", "abcde").status().message(),
+            "--delimiter takes 1 to 4 characters (\", \" and \"||\" are two; \\t or tab for a tab), not 'abcde'");
+  EXPECT_FALSE(ParseDelimiterOption("--delimiter", "").ok());
+  EXPECT_FALSE(ParseDelimiterOption("--delimiter", ",\n").ok());
 }
 
 }  // namespace

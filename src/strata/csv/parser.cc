@@ -18,6 +18,14 @@ std::string Printable(char c) {
   }
 }
 
+// A delimiter for messages: its bytes quoted, a tab as \t.
+std::string Printable(const std::string& delimiter) {
+  if (delimiter.size() == 1) return Printable(delimiter[0]);
+  std::string out = "'";
+  for (const char c : delimiter) out += c == '\t' ? std::string("\\t") : std::string(1, c);
+  return out + "'";
+}
+
 // The text of a row for an error message: at most 80 bytes, line breaks shown escaped.
 std::string RowExcerpt(const char* begin, const char* end) {
   std::string out;
@@ -58,7 +66,7 @@ inline const char* FindSpecial(const char* p, const char* end, const std::array<
 
 Dialect Dialect::FromOptions(const ParseOptions& options) {
   Dialect d;
-  d.delimiter = options.delimiter.value_or(',');
+  d.delimiter = options.delimiter.value_or(",");
   const char quote = options.quote.value_or('"');
   d.quoting = quote != '\0';
   d.quote = d.quoting ? quote : '"';
@@ -79,7 +87,8 @@ std::string Dialect::ToString() const {
 BlockParser::BlockParser(const Dialect& dialect, RaggedRows ragged_rows, int64_t max_row_bytes, std::string name)
     : dialect_(dialect), ragged_rows_(ragged_rows), max_row_bytes_(max_row_bytes), name_(std::move(name)) {
   auto mark = [](std::array<bool, 256>& table, char c) { table[static_cast<uint8_t>(c)] = true; };
-  mark(unquoted_special_, dialect.delimiter);
+  multi_byte_delimiter_ = dialect.delimiter.size() > 1;
+  mark(unquoted_special_, dialect.delimiter[0]);
   mark(unquoted_special_, '\n');
   mark(unquoted_special_, '\r');
   mark(quoted_special_, '\n');
@@ -90,7 +99,7 @@ BlockParser::BlockParser(const Dialect& dialect, RaggedRows ragged_rows, int64_t
     mark(quoted_special_, dialect.escape);
   }
   // Unused lanes repeat a byte already searched for (a duplicate changes nothing).
-  unquoted_words_ = {Broadcast(dialect.delimiter), Broadcast('\n'), Broadcast('\r'),
+  unquoted_words_ = {Broadcast(dialect.delimiter[0]), Broadcast('\n'), Broadcast('\r'),
                      Broadcast(dialect.escaping ? dialect.escape : '\n')};
   quoted_words_ = {Broadcast(dialect.quoting ? dialect.quote : '\n'), Broadcast('\n'), Broadcast('\r'),
                    Broadcast(dialect.escaping ? dialect.escape : '\n')};
@@ -106,6 +115,9 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
   const char* const end = begin + data.size();
   const char* const stop_at = begin + std::min<int64_t>(stop, static_cast<int64_t>(data.size()));
   const Dialect& d = dialect_;
+  const char delimiter = d.delimiter[0];
+  const auto delimiter_length = static_cast<int64_t>(d.delimiter.size());
+  const bool multi_byte_delimiter = multi_byte_delimiter_;
   ResizableBuffer* text = out->data();
   int64_t line = first_line;
   int64_t rows = 0;
@@ -127,6 +139,15 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
   // A CR as the last byte may be the first half of a CRLF whose LF has not been read yet.
   auto ambiguous_cr = [&](const char* at) { return !is_final && *at == '\r' && at + 1 == end; };
   *result = BlockParseResult{};
+  // At a multi-byte delimiter's first byte: 1 when the whole delimiter follows, 0 when it
+  // does not (the byte is text), -1 when the input ends within a prefix of it before the end
+  // of the input (read more).
+  auto delimiter_follows = [&](const char* at) -> int {
+    const int64_t available = std::min<int64_t>(end - at, delimiter_length);
+    if (std::memcmp(at, d.delimiter.data(), static_cast<size_t>(available)) != 0) return 0;
+    if (available == delimiter_length) return 1;
+    return is_final ? 0 : -1;
+  };
   // The byte after the escape at `p`, taken literally (inside quotes or not); `incomplete`
   // when it has not been read yet.
   auto take_escaped = [&](bool* incomplete) -> Status {
@@ -234,6 +255,15 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
           if (incomplete) break;
           continue;
         }
+        if (multi_byte_delimiter && p < end && *p == delimiter) {
+          const int follows = delimiter_follows(p);
+          if (follows < 0) { incomplete = true; break; }
+          if (follows == 0) {  // the first byte alone is text
+            STRATA_RETURN_NOT_OK(append(p, 1));
+            ++p;
+            continue;
+          }
+        }
         break;
       }
       if (incomplete) break;
@@ -241,8 +271,8 @@ Status BlockParser::Parse(std::string_view data, int64_t stop, bool is_final, in
       if (p == end) {
         if (!is_final) { incomplete = true; break; }
         row_done = true;
-      } else if (*p == d.delimiter) {
-        ++p;
+      } else if (*p == delimiter) {
+        p += delimiter_length;
       } else {  // CR or LF
         if (ambiguous_cr(p)) { incomplete = true; break; }
         row_end = p;

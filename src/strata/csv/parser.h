@@ -18,7 +18,7 @@ namespace strata::csv {
 
 // A resolved dialect: no "auto" left (the sniffer fills ParseOptions' nullopts in).
 struct Dialect {
-  char delimiter = ',';
+  std::string delimiter = ",";  // 1 to kMaxDelimiterBytes bytes
   char quote = '"';  // used only when quoting
   bool quoting = true;
   bool double_quote = true;
@@ -75,6 +75,9 @@ class BlockParser {
   RaggedRows ragged_rows_;
   int64_t max_row_bytes_;
   std::string name_;
+  // A delimiter of two bytes or more: its first byte is special (below), and ends a field only
+  // where the rest follows; elsewhere it is text.
+  bool multi_byte_delimiter_ = false;
   // Bytes that end an unquoted run (delimiter, CR, LF, escape) and a quoted run (quote,
   // escape, CR, LF): one table lookup per byte in the scanning loops.
   std::array<bool, 256> unquoted_special_{};

@@ -7,23 +7,29 @@ bool IsLineBreak(char c) { return c == '\n' || c == '\r'; }
 }  // namespace
 
 Status ParseOptions::Validate() const {
-  if (delimiter && (IsLineBreak(*delimiter) || *delimiter == '\0')) {
-    return Status::Invalid("the CSV delimiter cannot be a line break or NUL");
+  if (delimiter) {
+    if (delimiter->empty() || delimiter->size() > kMaxDelimiterBytes) {
+      return Status::Invalid("the CSV delimiter is 1 to {} bytes, not {} ('{}')", kMaxDelimiterBytes, delimiter->size(),
+                             *delimiter);
+    }
+    for (const char c : *delimiter) {
+      if (IsLineBreak(c) || c == '\0') return Status::Invalid("the CSV delimiter cannot hold a line break or NUL");
+      if (quote && *quote != '\0' && c == *quote) {
+        return Status::Invalid("the CSV delimiter '{}' holds the quote '{}'", *delimiter, *quote);
+      }
+      if (escape && *escape != '\0' && c == *escape) {
+        return Status::Invalid("the CSV delimiter '{}' holds the escape '{}'", *delimiter, *escape);
+      }
+    }
   }
-  if (quote && *quote != '\0') {
-    if (IsLineBreak(*quote)) return Status::Invalid("the CSV quote cannot be a line break");
-    if (delimiter && *quote == *delimiter) return Status::Invalid("the CSV quote and delimiter are both '{}'", *quote);
-  }
+  if (quote && *quote != '\0' && IsLineBreak(*quote)) return Status::Invalid("the CSV quote cannot be a line break");
   if (escape && *escape != '\0') {
     if (IsLineBreak(*escape)) return Status::Invalid("the CSV escape cannot be a line break");
-    if (delimiter && *escape == *delimiter) {
-      return Status::Invalid("the CSV escape and delimiter are both '{}'", *escape);
-    }
     if (quote && *escape == *quote && double_quote) {
       return Status::Invalid("the CSV escape is the quote '{}': turn double_quote off instead", *escape);
     }
   }
-  if (comment != '\0' && (IsLineBreak(comment) || (delimiter && comment == *delimiter))) {
+  if (comment != '\0' && (IsLineBreak(comment) || (delimiter && comment == (*delimiter)[0]))) {
     return Status::Invalid("the CSV comment character cannot be a line break or the delimiter");
   }
   if (skip_rows < 0) return Status::Invalid("skip_rows must be >= 0, not {}", skip_rows);

@@ -24,9 +24,13 @@ enum class RaggedRows {
   kSalvage,
 };
 
+// The longest field separator, in bytes.
+inline constexpr size_t kMaxDelimiterBytes = 4;
+
 struct ParseOptions {
-  // Field separator; nullopt = detect among , \t ; | from the sample.
-  std::optional<char> delimiter;
+  // Field separator: 1 to 4 bytes (", " and "||" are two), no line break, NUL, quote or
+  // escape among them. nullopt = detect from the sample (sniffer.h lists the candidates).
+  std::optional<std::string> delimiter;
   // Quote character; nullopt = detect (" or '), '\0' = no quoting at all.
   std::optional<char> quote;
   // A doubled quote inside a quoted field stands for one quote character (RFC 4180).

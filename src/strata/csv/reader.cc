@@ -79,9 +79,17 @@ Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, cons
   second.parse.quote = reader->dialect_.quoting ? reader->dialect_.quote : '\0';
   second.parse.escape = reader->dialect_.escaping ? reader->dialect_.escape : '\0';
   second.parse.header = reader->has_header_;
+  // The preamble found is skipped as lines (the header decision given may be "no", which
+  // would not look for one), and reported as found.
+  const CsvReadReport& first = reader->report_;
+  if (first.preamble_rows > 0) second.parse.skip_rows += first.preamble_last_line - first.preamble_first_line + 1;
   STRATA_ASSIGN_OR_RETURN(auto input2, codec::OpenInputStream(path, pool, storage));
   std::unique_ptr<CsvReader> final_reader(new CsvReader(std::move(input2), second, pool));
   STRATA_RETURN_NOT_OK(final_reader->Start(&types));
+  final_reader->report_.preamble_rows = first.preamble_rows;
+  final_reader->report_.preamble_first_line = first.preamble_first_line;
+  final_reader->report_.preamble_last_line = first.preamble_last_line;
+  final_reader->detection_.preamble = reader->detection_.preamble;
   return final_reader;
 }
 
@@ -241,9 +249,20 @@ Status CsvReader::ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_typ
     if (majority.width > 0 && majority.width != first_width && 2 * majority.rows_with_width > majority.rows) {
       columns = majority.width;
     }
+    // Salvage keeps every row it can: when the rows from some row on have a column more (a
+    // column added mid-file), that wider width, the rows above padded.
+    if (options_.parse.ragged_rows == RaggedRows::kSalvage && majority.tail_width > columns &&
+        TailFitsTypesAbove(after, dialect_, majority, options_.convert, pool_)) {
+      columns = majority.tail_width;
+    }
   }
   if (known_width >= 0) {
     detection_.width = fmt::format("{} columns: {} given", columns, convert.schema ? "the schema" : "the names");
+  } else if (majority.tail_width > 0 && columns == majority.tail_width) {
+    detection_.width = fmt::format("{} columns: the last {} of the {} rows sampled below the first have {} fields (a "
+                                   "column added), {} have {}: salvage pads them",
+                                   columns, majority.rows - majority.tail_start, majority.rows, columns,
+                                   majority.rows_with_width, majority.width);
   } else if (majority.rows > 0) {
     detection_.width = fmt::format("{} columns: {}; {} of the {} rows sampled below the first have {} fields", columns,
                                    columns == first_width ? "the first row's" : "most rows'", majority.rows_with_width,
@@ -407,10 +426,41 @@ Status CsvReader::Start(const std::vector<TypePtr>* whole_file_types) {
                                 static_cast<size_t>(std::min(window_size_, options_.read.sample_bytes)));
   detection_.sample_bytes = static_cast<int64_t>(sample.size());
   STRATA_ASSIGN_OR_RETURN(dialect_, DetectDialect(sample, options_.parse, pool_, &detection_.dialects));
+  STRATA_RETURN_NOT_OK(SkipPreamble(sample));
   parser_ = std::make_unique<BlockParser>(dialect_, options_.parse.ragged_rows, options_.parse.max_row_bytes,
                                           input_->name());
   splitter_ = std::make_unique<BlockSplitter>(dialect_);
   return ReadHeaderAndSample(whole_file_types);
+}
+
+Status CsvReader::SkipPreamble(std::string_view sample) {
+  if (options_.parse.skip_rows > 0) {
+    detection_.preamble = "not looked for: lines skipped as asked (--skip-rows)";
+    return Status::OK();
+  }
+  if (options_.parse.header == false) {
+    detection_.preamble = "not looked for: no header (given)";
+    return Status::OK();
+  }
+  const bool at_end = eof_ && window_size_ == static_cast<int64_t>(sample.size());
+  const Preamble preamble = DetectPreamble(sample, at_end, dialect_, options_.convert, pool_);
+  if (preamble.rows == 0) {
+    detection_.preamble = "none: the table starts at the first row";
+    return Status::OK();
+  }
+  report_.preamble_rows = preamble.rows;
+  report_.preamble_first_line = window_line_;
+  report_.preamble_last_line = window_line_ + preamble.lines - 1;
+  std::string excerpts;
+  for (const std::string& excerpt : preamble.excerpts) excerpts += fmt::format("{}'{}'", excerpts.empty() ? "" : ", ", excerpt);
+  if (preamble.rows > static_cast<int64_t>(preamble.excerpts.size())) excerpts += ", ...";
+  detection_.preamble = fmt::format("{} row{} skipped (line{} {}{}: {}): {}", preamble.rows, preamble.rows == 1 ? "" : "s",
+                                    preamble.lines == 1 ? "" : "s", report_.preamble_first_line,
+                                    preamble.lines == 1 ? "" : fmt::format("-{}", report_.preamble_last_line), excerpts,
+                                    preamble.reason);
+  DropFront(window_.get(), &window_size_, preamble.bytes);
+  window_line_ += preamble.lines;
+  return FillWindow(options_.read.sample_bytes);
 }
 
 Status CsvReader::Convert(const ParsedRows& rows, std::vector<std::shared_ptr<RecordBatch>>* out) const {

@@ -20,6 +20,7 @@
 #include "strata/array/table.h"
 #include "strata/csv/block_splitter.h"
 #include "strata/csv/parser.h"
+#include "strata/csv/preamble.h"
 #include "strata/csv/read_options.h"
 #include "strata/csv/sniffer.h"
 #include "strata/csv/type_inference.h"
@@ -50,6 +51,11 @@ struct CsvReadReport {
   int64_t unclosed_quote_line = 0;  // kSalvage: the row whose quote the end of input closed (0: none)
   // How a header whose width differs from most rows' was repaired ("" when it was not).
   std::string header_repair;
+  // Rows above the table that were skipped as a preamble (a title, "PREAMBLE,,,,", the upper
+  // row of a two-row header: preamble.h), and the input lines they take (0: none).
+  int64_t preamble_rows = 0;
+  int64_t preamble_first_line = 0;
+  int64_t preamble_last_line = 0;
 };
 
 // What the reader detected from the sample, and what it considered (strata schema prints it).
@@ -58,6 +64,7 @@ struct CsvDetection {
   std::vector<DialectCandidate> dialects;  // every dialect tried, in order (dialect() is the choice)
   std::string header;                      // the header decision and why
   std::string width;                       // where the number of columns comes from
+  std::string preamble;                    // rows skipped above the table and why, or why none
 };
 
 class CsvReader {
@@ -110,6 +117,8 @@ class CsvReader {
   // Reads until the window holds `bytes` bytes or the input ends.
   Status FillWindow(int64_t bytes);
   Status SkipLeadingLines();
+  // Drops the rows above the table (preamble.h) from the window, and reports them.
+  Status SkipPreamble(std::string_view sample);
   Status ReadHeaderAndSample(const std::vector<TypePtr>* whole_file_types);
   struct Window {
     std::shared_ptr<ResizableBuffer> buffer;

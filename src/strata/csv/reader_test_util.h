@@ -107,7 +107,8 @@ inline Result<ReadAndReport> ReadSeriallyAndInBlocks(const std::string& text, Cs
   const CsvReadReport &a = serial->report, &b = blocks->report;
   if (Rows(*serial->table) != Rows(*blocks->table) || !serial->table->schema()->Equals(*blocks->table->schema()) ||
       a.rows != b.rows || a.padded_rows != b.padded_rows || a.skipped_rows != b.skipped_rows ||
-      a.unclosed_quote_line != b.unclosed_quote_line || a.header_repair != b.header_repair) {
+      a.unclosed_quote_line != b.unclosed_quote_line || a.header_repair != b.header_repair ||
+      a.preamble_rows != b.preamble_rows || a.preamble_last_line != b.preamble_last_line) {
     return Status::Invalid("the read in blocks differs from the serial one");
   }
   return serial;

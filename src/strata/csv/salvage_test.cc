@@ -168,5 +168,29 @@ TEST(Salvage, SerialAndBlockReadsAgreeOnGeneratedFiles) {
   }
 }
 
+// A column added from some row on (the rows below have one more field, and fit the types of
+// the rows above): salvage reads the wider width and pads the rows above instead of skipping
+// the rows below. A second, wider table appended is not taken for one (its rows do not fit).
+TEST(Salvage, AColumnAddedMidFileWidensTheTable) {
+  std::string text = "id,v\n";
+  for (int i = 0; i < 10; ++i) text += fmt::format("{},{}.5\n", i, i);
+  std::string added = text;
+  for (int i = 10; i < 15; ++i) added += fmt::format("{},{}.5,x{}\n", i, i, i);
+  CSV_ASSIGN_OR_FAIL(read, Read(added, RaggedRows::kSalvage, 4096));
+  EXPECT_EQ(Names(*read.table), (std::vector<std::string>{"id", "v", "f2"}));
+  EXPECT_EQ(read.table->num_rows(), 15);
+  EXPECT_EQ(read.report.padded_rows, 10);
+  EXPECT_EQ(read.report.skipped_rows, 0);
+  std::string appended = text + "a,b,c\n";
+  for (int i = 0; i < 5; ++i) appended += fmt::format("o{},p{},q{}\n", i, i, i);
+  CSV_ASSIGN_OR_FAIL(other, Read(appended, RaggedRows::kSalvage, 4096));
+  EXPECT_EQ(other.table->num_columns(), 2);
+  EXPECT_EQ(other.report.skipped_rows, 6);
+  // The first rows short of a column are data, not a preamble.
+  CSV_ASSIGN_OR_FAIL(start, Read("1,2.5\n2,3.5\n3,4.5,x\n4,5.5,y\n5,6.5,z\n6,7.5,w\n", RaggedRows::kSalvage, 4096));
+  EXPECT_EQ(start.table->num_rows(), 6);
+  EXPECT_EQ(start.report.preamble_rows, 0);
+}
+
 }  // namespace
 }  // namespace strata::csv

@@ -184,7 +184,7 @@ TEST_P(WildCorpusTest, EveryFieldAsPythonReadsIt) {
     }
     CSV_ASSIGN_OR_FAIL(reader, CsvReader::Open(path, options, SystemMemoryPool()));
     const Dialect& d = reader->dialect();
-    EXPECT_EQ(d.delimiter, c.delimiter);
+    EXPECT_EQ(d.delimiter, std::string(1, c.delimiter));
     EXPECT_EQ(d.quoting ? d.quote : '\0', c.quote);
     EXPECT_EQ(d.escaping ? d.escape : '\0', c.escape) << d.ToString();
     EXPECT_TRUE(reader->has_header());

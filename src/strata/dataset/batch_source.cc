@@ -104,7 +104,7 @@ class CsvBatchSource final : public BatchSource {
   static Result<std::unique_ptr<BatchSource>> Open(const std::string& path, bool tsv,
                                                    const BatchSourceOptions& options, MemoryPool* pool) {
     csv::CsvReadOptions read = options.csv;
-    if (tsv && !read.parse.delimiter) read.parse.delimiter = '\t';
+    if (tsv && !read.parse.delimiter) read.parse.delimiter = "\t";
     read.read.batch_rows = options.batch_rows;
     read.read.executor = options.executor;
     STRATA_RETURN_NOT_OK(read.Validate());
@@ -136,7 +136,8 @@ class CsvBatchSource final : public BatchSource {
 
   std::string DetectionLines() const override {
     const csv::CsvDetection& d = reader_->detection();
-    std::string out = fmt::format("detection (sample of {} bytes; dialects scored on its first 200 rows):", d.sample_bytes);
+    std::string out = fmt::format("detection (sample of {} bytes; dialects scored on its rows, the first {} at most):",
+                                  d.sample_bytes, csv::kSniffRows);
     for (const csv::DialectCandidate& c : d.dialects) {
       const bool chosen = c.dialect.delimiter == reader_->dialect().delimiter &&
                           c.dialect.quoting == reader_->dialect().quoting && c.dialect.quote == reader_->dialect().quote &&
@@ -146,18 +147,24 @@ class CsvBatchSource final : public BatchSource {
         out += "does not parse";
       } else {
         out += fmt::format("{} of {} rows have {} field{}", c.rows_with_width, c.rows, c.width, c.width == 1 ? "" : "s");
+        if (c.clean_quoted > 0) out += fmt::format(", {} quoted field{}", c.clean_quoted, c.clean_quoted == 1 ? "" : "s");
         if (c.text_after_quote > 0) out += fmt::format(", {} with text after a closing quote", c.text_after_quote);
       }
       if (chosen) out += " (chosen)";
     }
     out += fmt::format("\n  header   {}\n  width    {}", d.header, d.width);
-    out += "\n  preamble not looked for (--skip-rows N skips lines above the header)";
+    out += fmt::format("\n  preamble {}", d.preamble);
     return out;
   }
 
   std::string SkippedRowsReport() const override {
     const csv::CsvReadReport& report = reader_->report();
     std::vector<std::string> lines;
+    if (report.preamble_rows > 0) {
+      lines.push_back(fmt::format("'{}': skipped {} preamble row{} above the table (lines {}-{})", path_,
+                                  report.preamble_rows, report.preamble_rows == 1 ? "" : "s", report.preamble_first_line,
+                                  report.preamble_last_line));
+    }
     if (!report.header_repair.empty()) lines.push_back(fmt::format("'{}' {}", path_, report.header_repair));
     if (report.padded_rows > 0) {
       lines.push_back(fmt::format("'{}': padded {} short row{} with nulls", path_, report.padded_rows,
