@@ -16,8 +16,8 @@ export const HEADER_FILE = path.join(HERE, 'docs_header.md');
 // What each kind of workload does, in a sentence (workloads.mjs has the commands).
 const KIND_TEXT = {
   scan: 'every column read and summarised (count, nulls, min, max)',
-  project: 'two of the columns read and summarised',
-  footer: 'the footer only (strata prints the whole footer as JSON; the peers a row and a column count)',
+  project: 'some of the columns read and summarised (two of lineitem\'s, ten of the wide tables\')',
+  footer: 'the footer only (each engine prints a row and a column count: strata meta --summary)',
   write: 'the file rewritten as snappy Parquet, every output checked against the input',
   csv_read: 'the CSV file read with each engine\'s own type inference and summarised',
   csv_to_parquet: 'the CSV file written as snappy Parquet, every output checked',

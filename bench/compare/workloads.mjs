@@ -17,6 +17,10 @@ const META = 'testing/peers/read_metadata.mjs';
 const WRITE = 'bench/compare/write_peer.mjs';
 
 export const PROJECTED_COLUMNS = ['l_extendedprice', 'l_shipdate']; // 2 of lineitem's 16
+// 10 of the wide tables' columns (both kinds of the 2,000-column table, all four of the
+// 10,000-column footer's), spread over the schema.
+export const WIDE_PROJECTED_COLUMNS = ['c0000', 'c0003', 'c0101', 'c0402', 'c0707', 'c1000', 'c1203', 'c1500',
+  'c1806', 'c1999'];
 // The filter workloads' output columns (the predicate reads l_shipdate or l_comment as well).
 export const FILTER_COLUMNS = ['l_orderkey', 'l_quantity', 'l_extendedprice'];
 // l_shipdate runs from 1992-01-02 to 1998-12-01 (2,526 days, spread evenly).
@@ -33,8 +37,9 @@ const SHIPDATE_FILTERS = [
 export const POLARS_CSV_INFER_ROWS = 10000;
 const csvPeerArgs = (engine) => (engine.peer === 'polars' ? ['--infer-rows', String(POLARS_CSV_INFER_ROWS)] : []);
 
-// kind: scan (summary of every column) | project (summary of PROJECTED_COLUMNS) | footer
-// (metadata only) | write (rewrite `file` as a snappy Parquet file in `outputDir`: strata
+// kind: scan (summary of every column) | project (summary of the workload's `columns`, else
+// PROJECTED_COLUMNS) | footer (metadata only: strata meta --summary, the peers a row and a
+// column count) | write (rewrite `file` as a snappy Parquet file in `outputDir`: strata
 // convert, Polars read + write, DuckDB COPY; see outputFor) | csv_read (the scan summary of a
 // CSV file, types inferred: strata scan, DuckDB read_csv, Polars scanCSV) | csv_to_parquet
 // (the CSV file as a snappy Parquet file in `outputDir`: strata convert, DuckDB COPY from
@@ -56,6 +61,13 @@ export function workloads(dataDir) {
     { name: 'scan_small_strings', kind: 'scan', file: f('small_strings.parquet') },
     { name: 'scan_large_binary', kind: 'scan', file: f('large_binary.parquet') },
     { name: 'footer_wide', kind: 'footer', file: f('wide.parquet') },
+    // Issue 41's wide table (2,000 columns, 2 row groups of 100,000 rows, 1.5 GB) and a footer
+    // of 10,000 columns x 100 row groups.
+    { name: 'scan_wide_table', kind: 'scan', file: f('wide_table.parquet') },
+    { name: 'project_wide_table', kind: 'project', file: f('wide_table.parquet'), columns: WIDE_PROJECTED_COLUMNS },
+    { name: 'write_wide_table', kind: 'write', file: f('wide_table.parquet'), outputDir: f('write-out') },
+    { name: 'footer_wide_10k', kind: 'footer', file: f('wide_footer.parquet') },
+    { name: 'project_wide_10k', kind: 'project', file: f('wide_footer.parquet'), columns: WIDE_PROJECTED_COLUMNS },
     { name: 'csv_read_lineitem', kind: 'csv_read', file: f('lineitem.csv') },
     { name: 'csv_to_parquet_lineitem', kind: 'csv_to_parquet', file: f('lineitem.csv'), outputDir: f('csv-out') },
     { name: 'write_lineitem_snappy', kind: 'write', file: f('lineitem_snappy.parquet'), outputDir: f('write-out') },
@@ -167,7 +179,7 @@ export function strataScanCommand(file) {
 // The argv for `engine` on `workload`, or null when that engine has no such command (yet).
 export function commandFor(engine, workload) {
   if (!engineApplies(engine, workload)) return null;
-  const columns = ['--columns', PROJECTED_COLUMNS.join(',')];
+  const columns = ['--columns', (workload.columns ?? PROJECTED_COLUMNS).join(',')];
   if (engine.name === 'limit') {
     return [STRATA_BIN, 'pages', '--json', ...(workload.kind === 'project' ? columns : []), workload.file];
   }
@@ -179,7 +191,7 @@ export function commandFor(engine, workload) {
         workload.file];
       case 'project': return [bin, 'scan', '--json', '--stats', '--threads', String(engine.threads), ...prebuf,
         ...columns, workload.file];
-      case 'footer': return [bin, 'meta', '--json', workload.file];
+      case 'footer': return [bin, 'meta', '--summary', workload.file];
       case 'write': case 'csv_to_parquet':
         return [bin, 'convert', '--threads', String(engine.threads), workload.file, outputFor(engine, workload)];
       case 'csv_read':

@@ -3,10 +3,13 @@
 // codec, sizes, statistics, page offsets), with each chunk's page index and Bloom filter as read
 // from the file. Text for people; one JSON object with --json. With --bloom-probe, the answers of
 // the chunks' Bloom filters instead (bloom_probe.h).
+#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "strata/cli/bloom_probe.h"
 #include "strata/cli/command.h"
@@ -323,8 +326,21 @@ Result<MetaReport> BuildMetaReport(RandomAccessSource& source, const std::string
                                    MemoryPool* pool) {
   FooterReadOptions footer_options;
   footer_options.decryption = options.decryption;
+  const auto start = std::chrono::steady_clock::now();
+  const int64_t pool_before = pool->bytes_in_use();
   STRATA_ASSIGN_OR_RETURN(FileFooter footer, ReadFooter(source, pool, footer_options));
   MetaReport report;
+  if (options.summary) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // Top-level columns, as the peers count them.
+    const int64_t columns = footer.metadata.schema.empty() ? 0 : footer.metadata.schema[0].num_children.value_or(0);
+    report.out = fmt::format(
+        "{{\"rows\":{},\"columns\":{},\"row_groups\":{},\"footer_bytes\":{},\"seconds\":{:.6f},"
+        "\"footer_pool_bytes\":{},\"pool_peak_bytes\":{}}}\n",
+        footer.metadata.num_rows, columns, footer.metadata.row_groups.size(), footer.metadata_length, seconds,
+        pool->bytes_in_use() - pool_before, pool->peak_bytes());
+    return report;
+  }
   if (!options.bloom_probes.empty()) {
     RunBloomProbes(source, footer, options.bloom_probes, options.json, pool, &report.out, &report.errors);
     return report;
@@ -370,6 +386,9 @@ void RegisterMetaCommand(CLI::App& app, CommandAction& action) {
   sub->add_option("file", *file, "Parquet file")->required();
   sub->add_flag("--json", options->json, "Print one JSON object instead of text");
   sub->add_flag("--pages", options->pages, "Print each page of the page index (offset, size, first row, nulls, min, max)");
+  sub->add_flag("--summary", options->summary,
+                "Print one JSON line: rows, columns, row groups, footer bytes, and the time and pool bytes "
+                "decoding the footer took");
   sub->add_flag("--strict", options->strict, "Fail (exit code 1) when a page index or Bloom filter does not read");
   sub->add_option("--bloom-probe", options->bloom_probes,
                   "COLUMN=VALUE: whether each row group's Bloom filter of COLUMN may hold VALUE (repeatable; "

@@ -18,6 +18,9 @@ struct MetaOptions {
   bool json = false;
   bool pages = false;   // one line (or JSON object) per page of each page index
   bool strict = false;  // a page index or Bloom filter that does not read fails the command
+  // One JSON line: rows, columns, row groups, the footer's bytes and what decoding it took
+  // (seconds, heap bytes charged to the pool): the footer alone, as the footer benchmarks read it.
+  bool summary = false;
   // "COLUMN=VALUE" each; when any is given, the output is the probes' answers only.
   std::vector<std::string> bloom_probes;
   // Keys of an encrypted file: its footer and its columns' metadata are decrypted with them.

@@ -54,6 +54,18 @@ std::string ColumnSection(const std::string& text, const std::string& name) {
   return text.substr(start, end == std::string::npos ? std::string::npos : end - start + 1);
 }
 
+TEST(MetaCommandTest, SummaryIsOneJsonLineOfCountsAndTheFootersCost) {
+  STRATA_REQUIRE_PARQUET_TESTING();
+  MetaOptions options;
+  options.summary = true;
+  const MetaReport report = Report(DataFile("alltypes_tiny_pages.parquet"), options);
+  // 13 columns, 7,300 rows in one row group; the footer's bytes as stored, and a charge.
+  EXPECT_EQ(report.out.rfind("{\"rows\":7300,\"columns\":13,\"row_groups\":1,\"footer_bytes\":", 0), 0u) << report.out;
+  EXPECT_NE(report.out.find("\"footer_pool_bytes\":"), std::string::npos);
+  EXPECT_EQ(report.out.find('\n'), report.out.size() - 1);
+  EXPECT_EQ(report.out.find("footer_pool_bytes\":0,"), std::string::npos) << "the decoded footer is charged";
+}
+
 TEST(MetaCommandTest, PageIndexSummaryPerChunk) {
   STRATA_REQUIRE_PARQUET_TESTING();
   const MetaReport report = Report(DataFile("alltypes_tiny_pages.parquet"), {});
