@@ -4,6 +4,8 @@
 // use to prove it: the pool's counters and a column buffer's address.
 #include "strata_py.h"
 
+#include "strata/util/byte_size.h"
+
 namespace strata::python {
 namespace {
 
@@ -69,6 +71,23 @@ void RegisterBufferDebug(py::module_& m) {
   }, "Counters of strata's memory pool (the process-wide system pool); for tests.");
   m.def("_set_pool_limit", [](int64_t bytes) { Pool()->set_limit(bytes); }, py::arg("bytes"),
         "At most `bytes` in use in strata's pool (0: no limit); for tests of out-of-memory errors.");
+  m.def("set_memory_limit", [](const py::object& limit) {
+    int64_t bytes = 0;
+    if (py::isinstance<py::str>(limit)) {
+      bytes = ValueOrThrow(ParseByteSize(limit.cast<std::string>(), "memory limit"));
+    } else if (!limit.is_none()) {
+      if (py::isinstance<py::bool_>(limit) || !py::isinstance<py::int_>(limit)) {
+        ThrowInvalid("set_memory_limit takes bytes (an int), text such as '512MiB', or None");
+      }
+      bytes = limit.cast<int64_t>();
+      if (bytes < 0) ThrowInvalid("set_memory_limit: a limit cannot be negative");
+    }
+    Pool()->set_limit(bytes);
+  }, py::arg("limit"),
+        "At most `limit` bytes in strata's buffers: an int, text such as '512MiB' or '2G', or None (or 0) "
+        "for no limit. Process-wide (strata's one memory pool). Readers and writers fit their batches, "
+        "column windows and row groups to it; what still does not fit raises StrataMemoryError naming it.");
+  m.def("memory_limit", [] { return Pool()->limit(); }, "The limit set_memory_limit set, in bytes (0: none).");
   m.def("_calls_without_gil", [] { return __atomic_load_n(&CallsWithoutGil(), __ATOMIC_SEQ_CST); },
         "strata calls running with the GIL released right now; for tests.");
 }

@@ -62,12 +62,12 @@ from . import _strata
 from . import filters
 from ._pandas import CONVERSION_OPTIONS, check_conversion, dataframe_specs, to_dataframe
 from ._strata import (FileNotFound, InvalidFile, InvalidInput, LimitExceeded, StrataError, StrataIOError,
-                      StrataMemoryError, StrataNotImplementedError)
+                      StrataMemoryError, StrataNotImplementedError, memory_limit, set_memory_limit)
 
 __all__ = [
     "read_parquet", "write_parquet", "check_write_options", "read_table", "read_csv", "write_csv", "ParquetFile", "Table", "Schema",
     "StrataError", "FileNotFound", "InvalidInput", "InvalidFile", "LimitExceeded", "StrataMemoryError",
-    "StrataIOError", "StrataNotImplementedError", "filters",
+    "StrataIOError", "StrataNotImplementedError", "filters", "set_memory_limit", "memory_limit",
 ]
 
 

@@ -124,6 +124,31 @@ def test_out_of_memory_is_memory_error(tmp_path):
     assert len(strata.read_parquet(path)) == 1_000_000
 
 
+def test_memory_limit_is_fitted_to_and_named_when_too_small(tmp_path):
+    # 40 int64 columns x 200,000 rows (64 MB decoded) in one row group: under 16 MiB the read
+    # shrinks its batches and windows and still yields every row; under 256 KiB it fails naming
+    # the limit. The limit takes bytes or text, and None lifts it.
+    path = tmp_path / "w.parquet"
+    frame = pd.DataFrame({f"c{i}": np.arange(200_000, dtype=np.int64) * (i + 1) for i in range(40)})
+    strata.write_parquet(frame, path, row_group_rows=200_000, dictionary=False)
+    try:
+        strata.set_memory_limit("16MiB")
+        assert strata.memory_limit() == 16 << 20
+        f = strata.ParquetFile(path)
+        lengths = [len(batch) for batch in f.iter_batches(batch_rows=200_000)]
+        assert sum(lengths) == 200_000
+        assert max(lengths) * 40 * 8 <= 2 << 20  # an eighth of the limit a batch
+        strata.set_memory_limit(256 << 10)
+        with pytest.raises(strata.StrataMemoryError, match="memory limit of 262144 bytes"):
+            strata.read_parquet(path)
+        with pytest.raises(strata.InvalidInput, match="not a byte size"):
+            strata.set_memory_limit("lots")
+    finally:
+        strata.set_memory_limit(None)
+    assert strata.memory_limit() == 0
+    assert len(strata.read_parquet(path)) == 200_000
+
+
 def test_encrypted_file_says_so(corpus):
     # No key given: strata says the file is encrypted (whatever its support for decryption).
     with pytest.raises(strata.StrataError, match="encrypt"):

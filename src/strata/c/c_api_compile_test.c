@@ -53,6 +53,7 @@ static int Run(const char* dir) {
 
   CHECK(strata_version() != NULL && strlen(strata_version()) > 0);
   CHECK(strcmp(strata_last_error(), "") == 0);
+  CHECK(strata_set_memory_limit(0) == 0 && strata_memory_limit() == 0);
 
   file = fopen(csv_in, "w");
   CHECK(file != NULL);

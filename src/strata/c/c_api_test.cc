@@ -127,6 +127,31 @@ TEST_F(CApiTest, VersionAndNoError) {
   EXPECT_STREQ(strata_last_error(), "");
 }
 
+TEST_F(CApiTest, MemoryLimitIsProcessWideAndNamedWhenTooSmall) {
+  ArrowArrayStream stream;
+  ASSERT_EQ(strata_csv_read(SampleCsv(5000).c_str(), nullptr, &stream), 0) << strata_last_error();
+  ASSERT_EQ(strata_parquet_write(&stream, Path("m.parquet").c_str(), nullptr), 0) << strata_last_error();
+  EXPECT_EQ(strata_set_memory_limit(-1), EINVAL);
+  EXPECT_EQ(strata_memory_limit(), 0);
+  ASSERT_EQ(strata_set_memory_limit(4096), 0);
+  EXPECT_EQ(strata_memory_limit(), 4096);
+  // Opening reads the footer; the first batch needs pages: one or the other passes 4 KiB.
+  int rc = strata_parquet_read(Path("m.parquet").c_str(), nullptr, &stream);
+  std::string message = strata_last_error();
+  if (rc == 0) {
+    ArrowArray batch;
+    rc = stream.get_next(&stream, &batch);
+    message = stream.get_last_error(&stream);
+    if (rc == 0 && batch.release) batch.release(&batch);
+    stream.release(&stream);
+  }
+  EXPECT_EQ(rc, ENOMEM) << message;
+  EXPECT_NE(message.find("exceeds the memory limit of 4096 bytes"), std::string::npos) << message;
+  ASSERT_EQ(strata_set_memory_limit(0), 0);
+  ASSERT_EQ(strata_parquet_read(Path("m.parquet").c_str(), nullptr, &stream), 0) << strata_last_error();
+  EXPECT_EQ(Collect(&stream).rows, 5000);
+}
+
 TEST_F(CApiTest, CsvToParquetAndBack) {
   const std::string csv = SampleCsv(1000);
   ArrowArrayStream stream;

@@ -87,6 +87,15 @@ int strata_csv_read(const char* path, const char* options, struct ArrowArrayStre
  *   null=TEXT       how a null is written (default: nothing) */
 int strata_csv_write(struct ArrowArrayStream* in, const char* path, const char* options);
 
+/* At most `bytes` bytes in strata's buffers at once, process-wide (0: no limit), as the
+ * command line's --memory-limit. Readers and writers fit their batches, column windows and row
+ * groups to it; a call (or a stream's get_next) that still needs more fails with ENOMEM and a
+ * message naming the limit. Returns 0, or EINVAL (nothing changed) for a negative limit. */
+int strata_set_memory_limit(int64_t bytes);
+
+/* The limit strata_set_memory_limit set, 0 when none. */
+int64_t strata_memory_limit(void);
+
 /* The message of the calling thread's last failed strata call, "" when it succeeded. Valid
  * until the same thread's next strata call (strata_version excepted). Never NULL. */
 const char* strata_last_error(void);

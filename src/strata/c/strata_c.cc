@@ -289,4 +289,14 @@ const char* strata_last_error(void) { return strata::c_api::last_error.c_str(); 
 
 const char* strata_version(void) { return STRATA_VERSION; }
 
+int strata_set_memory_limit(int64_t bytes) {
+  return strata::c_api::Run("strata_set_memory_limit", [&]() -> strata::Status {
+    if (bytes < 0) return strata::Status::Invalid("a memory limit cannot be negative, got {}", bytes);
+    strata::SystemMemoryPool()->set_limit(bytes);
+    return strata::Status::OK();
+  });
+}
+
+int64_t strata_memory_limit(void) { return strata::SystemMemoryPool()->limit(); }
+
 }  // extern "C"
