@@ -160,6 +160,20 @@ function perGroupSource(table, rowsPerGroup, groups) {
   return parts.join(' UNION ALL ');
 }
 
+// A table of wideSql's columns in row groups of exactly `rowsPerGroup` rows, as `name`.parquet.
+function wideDataset(file, name, columns, groups, rowsPerGroup) {
+  return {
+    name, file: file(`${name}.parquet`), params: { v: GENERATOR_VERSION, columns, groups, rowsPerGroup },
+    write: async (db, tmp) => {
+      await db.run(`CREATE OR REPLACE TEMP TABLE ${name} AS
+        SELECT row_number() OVER () - 1 AS rn, * FROM (${wideSql(columns, groups * rowsPerGroup)})`);
+      await db.run(`COPY (${perGroupSource(name, rowsPerGroup, groups)})
+        TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${rowsPerGroup})`);
+      await db.run(`DROP TABLE ${name}`);
+    },
+  };
+}
+
 // Returns the list of { name, file, params, write(db, tmp) } for the given sizes.
 export function datasets(outDir, sizes) {
   const file = (name) => path.join(outDir, name);
@@ -202,19 +216,7 @@ export function datasets(outDir, sizes) {
       await db.run('DROP TABLE large_binary');
     },
   });
-  list.push({
-    name: 'wide', file: file('wide.parquet'),
-    params: { v: GENERATOR_VERSION, columns: sizes.wideColumns, groups: sizes.wideRowGroups,
-      rowsPerGroup: sizes.wideRowsPerGroup },
-    write: async (db, tmp) => {
-      const rows = sizes.wideRowGroups * sizes.wideRowsPerGroup;
-      await db.run(`CREATE OR REPLACE TEMP TABLE wide AS
-        SELECT row_number() OVER () - 1 AS rn, * FROM (${wideSql(sizes.wideColumns, rows)})`);
-      await db.run(`COPY (${perGroupSource('wide', sizes.wideRowsPerGroup, sizes.wideRowGroups)})
-        TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${sizes.wideRowsPerGroup})`);
-      await db.run('DROP TABLE wide');
-    },
-  });
+  list.push(wideDataset(file, 'wide', sizes.wideColumns, sizes.wideRowGroups, sizes.wideRowsPerGroup));
   list.push({
     name: 'wide_table', file: file('wide_table.parquet'),
     params: { v: GENERATOR_VERSION, columns: sizes.wideTableColumns, groups: sizes.wideTableRowGroups,
@@ -223,19 +225,7 @@ export function datasets(outDir, sizes) {
       sizes.wideTableRowGroups)}) TO ${sqlString(tmp)}
       (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${sizes.wideTableRowsPerGroup})`),
   });
-  list.push({
-    name: 'wide_footer', file: file('wide_footer.parquet'),
-    params: { v: GENERATOR_VERSION, columns: sizes.footerColumns, groups: sizes.footerRowGroups,
-      rowsPerGroup: sizes.footerRowsPerGroup },
-    write: async (db, tmp) => {
-      const rows = sizes.footerRowGroups * sizes.footerRowsPerGroup;
-      await db.run(`CREATE OR REPLACE TEMP TABLE wide_footer AS
-        SELECT row_number() OVER () - 1 AS rn, * FROM (${wideSql(sizes.footerColumns, rows)})`);
-      await db.run(`COPY (${perGroupSource('wide_footer', sizes.footerRowsPerGroup, sizes.footerRowGroups)})
-        TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${sizes.footerRowsPerGroup})`);
-      await db.run('DROP TABLE wide_footer');
-    },
-  });
+  list.push(wideDataset(file, 'wide_footer', sizes.footerColumns, sizes.footerRowGroups, sizes.footerRowsPerGroup));
   return list;
 }
 

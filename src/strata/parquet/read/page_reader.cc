@@ -207,15 +207,7 @@ Status PageReader::MakeStreamDecompressor(int64_t header_file_offset) {
   return Status::OK();
 }
 
-Result<bool> PageReader::StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size,
-                                     int64_t header_file_offset, Page* page) {
-  Status plausible = CheckDeclaredSize(location_.codec, compressed, uncompressed_size);
-  if (!plausible.ok()) return plausible.WithContext(Where(header_file_offset));
-  STRATA_RETURN_NOT_OK(MakeStreamDecompressor(header_file_offset));
-  Status st = stream_decompressor_->Reset(compressed);
-  // A SNAPPY block reaching back past the streaming window: decompressed whole instead.
-  if (st.IsNotImplemented()) return false;
-  if (!st.ok()) return st.WithContext(Where(header_file_offset));
+Status PageReader::StreamStarted(int64_t uncompressed_size, int64_t header_file_offset, Page* page) {
   const int64_t declared = stream_decompressor_->declared_size();
   if (declared >= 0 && declared != uncompressed_size) {
     return Status::Corrupt("{}: page decompresses to {} bytes, the header declares {}", Where(header_file_offset),
@@ -225,6 +217,19 @@ Result<bool> PageReader::StartStream(std::span<const uint8_t> compressed, int64_
   page->stream_bytes = uncompressed_size;
   page->values = {};
   stream_left_ = uncompressed_size;
+  return Status::OK();
+}
+
+Result<bool> PageReader::StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size,
+                                     int64_t header_file_offset, Page* page) {
+  Status plausible = CheckDeclaredSize(location_.codec, compressed, uncompressed_size);
+  if (!plausible.ok()) return plausible.WithContext(Where(header_file_offset));
+  STRATA_RETURN_NOT_OK(MakeStreamDecompressor(header_file_offset));
+  Status st = stream_decompressor_->Reset(compressed);
+  // A SNAPPY block reaching back past the streaming window: decompressed whole instead.
+  if (st.IsNotImplemented()) return false;
+  if (!st.ok()) return st.WithContext(Where(header_file_offset));
+  STRATA_RETURN_NOT_OK(StreamStarted(uncompressed_size, header_file_offset, page));
   return true;
 }
 
@@ -258,15 +263,7 @@ Result<bool> PageReader::StartSourceStream(int64_t body_offset, int64_t stored_s
     return Status::ChecksumError("{}: page checksum mismatch (stored {:08x}, computed {:08x})",
                                  Where(header_file_offset), static_cast<uint32_t>(*header_.crc), stream_crc_);
   }
-  const int64_t declared = stream_decompressor_->declared_size();
-  if (declared >= 0 && declared != uncompressed_size) {
-    return Status::Corrupt("{}: page decompresses to {} bytes, the header declares {}", Where(header_file_offset),
-                           declared, uncompressed_size);
-  }
-  page->streamed = true;
-  page->stream_bytes = uncompressed_size;
-  page->values = {};
-  stream_left_ = uncompressed_size;
+  STRATA_RETURN_NOT_OK(StreamStarted(uncompressed_size, header_file_offset, page));
   return true;
 }
 

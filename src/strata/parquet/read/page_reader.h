@@ -131,6 +131,8 @@ class PageReader {
   // Chunks of modules: the page's module, opened into opened_page_.
   Result<std::span<const uint8_t>> OpenPageModule(std::span<const uint8_t> module, int64_t body_file_offset);
   Status MakeStreamDecompressor(int64_t header_file_offset);
+  // After the decompressor's Reset: its declared size checked, `page` marked streamed.
+  Status StreamStarted(int64_t uncompressed_size, int64_t header_file_offset, Page* page);
   // Starts streaming the page's values; false when the codec cannot stream this block (a
   // SNAPPY copy past the window), and the page is then decompressed whole.
   Result<bool> StartStream(std::span<const uint8_t> compressed, int64_t uncompressed_size,
