@@ -116,7 +116,7 @@ class PageReader {
   std::string Where(int64_t file_offset) const;
   Status Decompress(std::span<const uint8_t> compressed, int64_t uncompressed_size, int64_t file_offset,
                     std::span<const uint8_t>* out);
-  bool CanStream(PageType type) const;
+  bool CanStream(PageType type, int64_t uncompressed_size) const;
   Status FillPage(PageType type, int64_t header_file_offset, Page* page);
   // Chunks of modules: the module at `offset` in the chunk, in one read when `guess` bytes
   // hold it (its length prefix says how long it is).

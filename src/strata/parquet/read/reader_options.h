@@ -32,8 +32,9 @@ struct PageReadOptions {
   // PLAIN data pages whose values exceed `stream_window_bytes` are decoded through a window of
   // that size, refilled a window at a time, instead of being decompressed whole: decode memory
   // per column is then the window (plus the codec's own window), not the page. Applies to
-  // uncompressed pages read from the source and to ZSTD, GZIP, BROTLI and SNAPPY pages (a
-  // SNAPPY block reaching back past 64 KiB, which no known writer makes, is decompressed
+  // uncompressed pages read from the source and to ZSTD, GZIP and BROTLI pages, and to SNAPPY
+  // pages of more than 8 windows (strata's streaming SNAPPY decoder is slower than the
+  // library's; a block reaching back past 64 KiB, which no known writer makes, is decompressed
   // whole); LZ4 and LZO pages are decompressed whole.
   bool stream_large_pages = true;
   int64_t stream_window_bytes = 1 << 20;
