@@ -33,12 +33,14 @@ class StreamingDecompressor {
   using InputReader = std::function<Status(int64_t offset, std::span<uint8_t> out)>;
   // Starts decoding `input_size` compressed bytes that `read` hands out a piece at a time
   // (a page read from its file a window at a time, never held whole). Codecs that cannot
-  // return NotImplemented (supports_input_reader()). SNAPPY reads the whole input from offset
-  // 0 to the end while ResetWithReader() validates it (each piece starting at or before the
-  // end of the one before: a caller can checksum it), then again as Read() decodes it.
-  virtual Status ResetWithReader(int64_t input_size, InputReader read) {
+  // return NotImplemented (supports_input_reader()). SNAPPY walks the input while
+  // ResetWithReader() validates it, then reads it again as Read() decodes it; with
+  // `read_every_byte` the walk reads every byte from offset 0 to the end, each piece starting
+  // at or before the end of the one before (a caller can checksum it), else it skips literals.
+  virtual Status ResetWithReader(int64_t input_size, InputReader read, bool read_every_byte) {
     (void)input_size;
     (void)read;
+    (void)read_every_byte;
     return Status::NotImplemented("this codec's streaming decompressor takes its input whole");
   }
   virtual bool supports_input_reader() const { return false; }
@@ -69,7 +71,7 @@ class StreamingDecompressor {
 // frame's window size (LimitExceeded above 128 MiB, zstd's default limit; typical writers use
 // 1-8 MiB, or the page size when it is smaller); GZIP 32 KiB; BROTLI up to the stream's
 // window (at most 16 MiB), allocated again on every Reset() as brotli decoders cannot reset;
-// SNAPPY 80 KiB (history and the slice being decoded), plus 16 KiB of input when it reads its
+// SNAPPY 96 KiB (history and the slice being decoded), plus 32 KiB of input when it reads its
 // input in pieces, after checking the whole block.
 Result<std::unique_ptr<StreamingDecompressor>> MakeStreamingDecompressor(CompressionCodec codec,
                                                                           MemoryPool* pool);

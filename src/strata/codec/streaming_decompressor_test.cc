@@ -218,7 +218,7 @@ TEST(StreamingSnappyTest, InputReadInPiecesGivesTheSameBytes) {
       return Status::OK();
     };
     MemoryScope scope(pool.get());
-    ASSERT_TRUE(stream->ResetWithReader(static_cast<int64_t>(compressed.size()), read).ok());
+    ASSERT_TRUE(stream->ResetWithReader(static_cast<int64_t>(compressed.size()), read, /*read_every_byte=*/true).ok());
     EXPECT_EQ(next, static_cast<int64_t>(compressed.size()));
     std::vector<uint8_t> decoded;
     std::vector<uint8_t> window(10'000);
@@ -237,7 +237,7 @@ TEST(StreamingSnappyTest, InputReadInPiecesGivesTheSameBytes) {
   ASSERT_TRUE(codec->Compress(input, &packed).ok());
   Status st = stream->ResetWithReader(packed.size(), [](int64_t, std::span<uint8_t>) {
     return Status::IOError("disk gone");
-  });
+  }, /*read_every_byte=*/false);
   EXPECT_TRUE(st.IsIOError()) << st.ToString();
 }
 

@@ -258,7 +258,7 @@ Result<bool> PageReader::StartSourceStream(int64_t body_offset, int64_t stored_s
     }
     return Status::OK();
   };
-  Status st = stream_decompressor_->ResetWithReader(stored_size, std::move(read));
+  Status st = stream_decompressor_->ResetWithReader(stored_size, std::move(read), verify);
   if (st.IsNotImplemented()) return false;  // a SNAPPY copy past the window: read whole
   if (!st.ok()) return st.WithContext(Where(header_file_offset));
   // Validation has read every byte in order; decoding reads them again, past the checksum.
