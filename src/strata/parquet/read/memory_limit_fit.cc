@@ -23,7 +23,10 @@ int64_t DecodedWidth(const ColumnDescriptor& column) {
 
 void FitPageReadToColumns(int64_t limit, int64_t columns, PageReadOptions* options) {
   int64_t total = options->column_windows_total_bytes;
-  if (limit > 0) total = std::min(total, limit / 8);
+  if (limit > 0) {
+    total = std::min(total, limit / 8);
+    options->snappy_stream_windows = 1;  // memory before speed
+  }
   if (columns <= 0 || columns * options->stream_window_bytes <= total) return;
   constexpr int64_t kSmallestWindow = 32 << 10;
   const int64_t share = std::max(kSmallestWindow, total / columns);

@@ -16,7 +16,8 @@ class SchemaDescriptor;
 
 // Shrinks each column's stream window and whole_chunk_read_limit so that `columns` read
 // together hold at most column_windows_total_bytes (and, under a pool limit of `limit` bytes,
-// limit / 8) in windows: 32 KiB a column at least.
+// limit / 8) in windows: 32 KiB a column at least. Under a limit, SNAPPY pages stream past one
+// window.
 void FitPageReadToColumns(int64_t limit, int64_t columns, PageReadOptions* options);
 
 // Decoded bytes per row of `fields` (top-level field indices) in `row_group`, estimated from
