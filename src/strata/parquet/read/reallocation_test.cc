@@ -1,8 +1,10 @@
 // No read grows a buffer by reallocation: every Parquet file of the shared corpora (every
 // encoding, nesting and page layout someone else wrote) and files strata writes with every
 // string encoding, nesting and page version, with and without a page index, each read through
-// every output option. Buffers are sized from metadata where it gives the size, else each
-// range is sized before it is copied and a flat batch that has no room for it ends before it.
+// every output option, and the nested shapes of other projects' files that grew (no page index,
+// an offset index alone, rows continuing onto the next page). Buffers are sized from metadata
+// where it gives the size, else from estimates, and a batch (flat, or a nested field with a
+// string leaf) that has no room for a range ends before it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
