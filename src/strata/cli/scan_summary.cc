@@ -11,6 +11,7 @@
 #include "strata/array/bitmap.h"
 #include "strata/exec/task_group.h"
 #include "strata/exec/thread_pool.h"
+#include "strata/parquet/decimal_text.h"
 #include "strata/types/month_day_nano.h"
 
 #include "strata/cli/value_format.h"
@@ -57,6 +58,81 @@ inline bool BytesGreater(std::string_view a, uint64_t a_key, const KeyedBytes& b
   if (a_key != b.key) return a_key > b.key;
   if (a.size() <= 8 && b.value.size() <= 8) return a.size() > b.value.size();
   return a > b.value;
+}
+
+// Decimal text (a Parquet decimal wider than decimal256, read as "-12345.678"): compares by
+// value. Each side is an optional '-', integer digits, and optionally '.' and fraction digits;
+// leading integer zeros and trailing fraction zeros do not count, so any two texts compare
+// right, not only those of one scale. -1, 0 or 1.
+int CompareDecimalText(std::string_view a, std::string_view b) {
+  const bool a_negative = !a.empty() && a[0] == '-';
+  const bool b_negative = !b.empty() && b[0] == '-';
+  if (a_negative) a.remove_prefix(1);
+  if (b_negative) b.remove_prefix(1);
+  auto split = [](std::string_view v, std::string_view* integer, std::string_view* fraction) {
+    const size_t point = v.find('.');
+    *integer = v.substr(0, point);
+    *fraction = point == std::string_view::npos ? std::string_view() : v.substr(point + 1);
+    while (!integer->empty() && integer->front() == '0') integer->remove_prefix(1);
+    while (!fraction->empty() && fraction->back() == '0') fraction->remove_suffix(1);
+  };
+  std::string_view a_integer, a_fraction, b_integer, b_fraction;
+  split(a, &a_integer, &a_fraction);
+  split(b, &b_integer, &b_fraction);
+  const bool a_zero = a_integer.empty() && a_fraction.empty();
+  const bool b_zero = b_integer.empty() && b_fraction.empty();
+  const int a_sign = a_zero ? 0 : a_negative ? -1 : 1;
+  const int b_sign = b_zero ? 0 : b_negative ? -1 : 1;
+  if (a_sign != b_sign) return a_sign < b_sign ? -1 : 1;
+  // Same sign: compare magnitudes (integer digits first, then the fraction bytewise, where a
+  // shorter fraction is padded with zeros).
+  int magnitude = 0;
+  if (a_integer.size() != b_integer.size()) {
+    magnitude = a_integer.size() < b_integer.size() ? -1 : 1;
+  } else if (const int c = a_integer.compare(b_integer); c != 0) {
+    magnitude = c < 0 ? -1 : 1;
+  } else if (const int f = a_fraction.compare(b_fraction); f != 0) {
+    magnitude = f < 0 ? -1 : 1;
+  }
+  return a_sign < 0 ? -magnitude : magnitude;
+}
+
+// The contract's type of a decimal read as text ("decimal(77,38)", from the field metadata
+// the Parquet reader gives it), or empty for any other field.
+std::string DecimalTextTypeName(const Field& field) {
+  const TypeId id = field.type()->id();
+  if (id != TypeId::kString && id != TypeId::kLargeString && id != TypeId::kStringView) return {};
+  const auto parquet_type = field.metadata().Get(parquet::kDecimalTextMetadataKey);
+  if (!parquet_type) return {};
+  std::string name;
+  for (const char c : *parquet_type) {
+    if (c != ' ') name += c;
+  }
+  return name;
+}
+
+// Value i of a binary-like or view array (i counts from the array's offset), as a view into
+// the array's buffers.
+template <typename Offset>
+auto BinaryGetter(const ArrayData& a) {
+  const Offset* offsets = a.buffers[1]->data_as<Offset>() + a.offset;
+  const char* data = a.buffers[2] ? reinterpret_cast<const char*>(a.buffers[2]->data()) : "";
+  return [offsets, data](int64_t i) {
+    return std::string_view(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
+  };
+}
+auto ViewGetter(const ArrayData& a) {
+  const uint8_t* views = a.buffers[1]->data() + 16 * a.offset;
+  return [views, &a](int64_t i) {
+    const uint8_t* view = views + 16 * i;
+    int32_t length, buffer, offset;
+    std::memcpy(&length, view, 4);
+    if (length <= 12) return std::string_view(reinterpret_cast<const char*>(view + 4), static_cast<size_t>(length));
+    std::memcpy(&buffer, view + 8, 4);
+    std::memcpy(&offset, view + 12, 4);
+    const auto* data = reinterpret_cast<const char*>(a.buffers[2 + static_cast<size_t>(buffer)]->data());
+    return std::string_view(data + offset, static_cast<size_t>(length));
+  };
 }
 
 // Validity of an array's slots, looked up once per batch rather than per value.
@@ -127,8 +203,13 @@ std::string SummaryTypeName(const DataType& type) {
 // form and formatted once at the end.
 class ColumnSummary {
  public:
-  ColumnSummary(std::string name, TypePtr type) : name_(std::move(name)), type_(std::move(type)) {
-    if (type_->id() == TypeId::kDictionary) values_ = std::make_unique<ColumnSummary>(name_, type_->value_type());
+  // `decimal_text`: the contract's type ("decimal(P,S)") when the column holds decimal text,
+  // which is summarised in numeric order; empty otherwise.
+  ColumnSummary(std::string name, TypePtr type, std::string decimal_text = {})
+      : name_(std::move(name)), type_(std::move(type)), decimal_text_(std::move(decimal_text)) {
+    if (type_->id() == TypeId::kDictionary) {
+      values_ = std::make_unique<ColumnSummary>(name_, type_->value_type(), decimal_text_);
+    }
   }
 
   void Add(const ArrayData& a) {
@@ -166,10 +247,16 @@ class ColumnSummary {
         });
       case TypeId::kDecimal128: return AddDecimal128(a);
       case TypeId::kString:
-      case TypeId::kBinary: return AddBinary<int32_t>(a);
+        if (!decimal_text_.empty()) return AddDecimalTexts(a, BinaryGetter<int32_t>(a));
+        return AddBinary<int32_t>(a);
       case TypeId::kLargeString:
-      case TypeId::kLargeBinary: return AddBinary<int64_t>(a);
+        if (!decimal_text_.empty()) return AddDecimalTexts(a, BinaryGetter<int64_t>(a));
+        return AddBinary<int64_t>(a);
       case TypeId::kStringView:
+        if (!decimal_text_.empty()) return AddDecimalTexts(a, ViewGetter(a));
+        return AddViews(a);
+      case TypeId::kBinary: return AddBinary<int32_t>(a);
+      case TypeId::kLargeBinary: return AddBinary<int64_t>(a);
       case TypeId::kBinaryView: return AddViews(a);
       case TypeId::kFixedSizeBinary:
       case TypeId::kDecimal256: return AddFixedBytes(a);
@@ -199,6 +286,11 @@ class ColumnSummary {
     uint_min_ = std::min(uint_min_, other.uint_min_), uint_max_ = std::max(uint_max_, other.uint_max_);
     float_min_ = std::min(float_min_, other.float_min_), float_max_ = std::max(float_max_, other.float_max_);
     decimal_min_ = std::min(decimal_min_, other.decimal_min_), decimal_max_ = std::max(decimal_max_, other.decimal_max_);
+    if (!decimal_text_.empty()) {
+      if (CompareDecimalText(other.bytes_min_, bytes_min_) < 0) bytes_min_ = other.bytes_min_;
+      if (CompareDecimalText(other.bytes_max_, bytes_max_) > 0) bytes_max_ = other.bytes_max_;
+      return;
+    }
     if (other.bytes_min_ < bytes_min_) bytes_min_ = other.bytes_min_;
     if (other.bytes_max_ > bytes_max_) bytes_max_ = other.bytes_max_;
   }
@@ -207,7 +299,7 @@ class ColumnSummary {
     *out += "{\"name\":";
     AppendJsonString(name_, out);
     *out += ",\"type\":";
-    const std::string type = SummaryTypeName(*type_);
+    const std::string type = decimal_text_.empty() ? SummaryTypeName(*type_) : decimal_text_;
     AppendJsonString(type, out);
     if (type == "nested") {
       *out += fmt::format(",\"count\":null,\"nulls\":{},\"min\":null,\"max\":null}}", nulls_);
@@ -224,7 +316,8 @@ class ColumnSummary {
 
   std::string ToText() const {
     const bool nested = SummaryTypeName(*type_) == "nested";
-    return fmt::format("{}  {}  count={}  nulls={}  min={}  max={}", name_, type_->ToString(),
+    return fmt::format("{}  {}  count={}  nulls={}  min={}  max={}", name_,
+                       decimal_text_.empty() ? type_->ToString() : decimal_text_ + " as text",
                        nested ? std::string("-") : std::to_string(count_), nulls_, Format(true).value_or("null"),
                        Format(false).value_or("null"));
   }
@@ -400,18 +493,30 @@ class ColumnSummary {
     has_value_ = true;
     return true;
   }
-  void AddViews(const ArrayData& a) {
-    const uint8_t* views = a.buffers[1]->data() + 16 * a.offset;
-    AddBytes(a, nullptr, [&](int64_t i) {
-      const uint8_t* view = views + 16 * i;
-      int32_t length, buffer, offset;
-      std::memcpy(&length, view, 4);
-      if (length <= 12) return std::string_view(reinterpret_cast<const char*>(view + 4), static_cast<size_t>(length));
-      std::memcpy(&buffer, view + 8, 4);
-      std::memcpy(&offset, view + 12, 4);
-      const auto* data = reinterpret_cast<const char*>(a.buffers[2 + static_cast<size_t>(buffer)]->data());
-      return std::string_view(data + offset, static_cast<size_t>(length));
-    });
+  void AddViews(const ArrayData& a) { AddBytes(a, nullptr, ViewGetter(a)); }
+  // Decimal text in numeric order (text order put "-0.5" below "-10.0"). Such columns are rare
+  // and short-lived (precision above 76), so values are compared one by one.
+  template <typename Get>
+  void AddDecimalTexts(const ArrayData& a, Get get) {
+    const Validity valid(a);
+    std::string_view lo, hi;
+    bool any = false;
+    for (int64_t i = 0; i < a.length; ++i) {
+      if (!valid(i)) continue;
+      const std::string_view v = get(i);
+      if (!any) {
+        lo = hi = v;
+        any = true;
+      } else if (CompareDecimalText(v, lo) < 0) {
+        lo = v;
+      } else if (CompareDecimalText(v, hi) > 0) {
+        hi = v;
+      }
+    }
+    if (!any) return;
+    if (!has_value_ || CompareDecimalText(lo, bytes_min_) < 0) bytes_min_.assign(lo);
+    if (!has_value_ || CompareDecimalText(hi, bytes_max_) > 0) bytes_max_.assign(hi);
+    has_value_ = true;
   }
   // A dictionary column: counts from its indices (a valid index to a null value is a null),
   // min and max over the values its valid indices use.
@@ -576,6 +681,7 @@ class ColumnSummary {
 
   std::string name_;
   TypePtr type_;
+  std::string decimal_text_;  // "decimal(P,S)" for decimal text, else empty
   int64_t count_ = 0;
   int64_t nulls_ = 0;
   bool has_value_ = false;
@@ -591,7 +697,9 @@ class ColumnSummary {
 };
 
 ScanSummary::ScanSummary(const Schema& schema) {
-  for (const auto& f : schema.fields()) columns_.push_back(std::make_unique<ColumnSummary>(f->name(), f->type()));
+  for (const auto& f : schema.fields()) {
+    columns_.push_back(std::make_unique<ColumnSummary>(f->name(), f->type(), DecimalTextTypeName(*f)));
+  }
 }
 
 ScanSummary::~ScanSummary() = default;

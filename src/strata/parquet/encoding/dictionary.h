@@ -31,6 +31,8 @@ class Dictionary {
   bool is_byte_array() const { return value_width_ == 0; }
   // Bytes per entry for fixed-width dictionaries; 0 for BYTE_ARRAY.
   int value_width() const { return value_width_; }
+  // BYTE_ARRAY: the entries' bytes together (without lengths).
+  int64_t byte_array_bytes() const { return is_byte_array() ? values_.size() : 0; }
   // Fixed-width entries back to back.
   const uint8_t* fixed_values() const { return values_.data(); }
   // BYTE_ARRAY entries, pointing into memory owned by this dictionary.

@@ -21,6 +21,27 @@ Status NestedLeafReader::GrowTo(ResizableBuffer* buffer, int64_t size, bool zero
   return zeroed ? buffer->ResizeZeroed(size) : buffer->Resize(size);
 }
 
+int64_t NestedLeafReader::EstimateBytes(int64_t levels) const {
+  // The chunk's average, or the last batch's when its values ran longer (values that grow
+  // along the chunk would otherwise cut batch after batch short).
+  const double count = static_cast<double>(std::max<int64_t>(levels, 0));
+  const auto bytes = static_cast<int64_t>(std::max(bytes_per_level_, last_bytes_per_level_) * count);
+  if (last_bytes_per_level_ > 0 || dictionary_bytes_ == 0) return bytes;
+  // Before any batch has shown what values take, a dictionary's average entry: the chunk's
+  // uncompressed size counts its indices, not the entries they stand for. At most four times
+  // the dictionary's own bytes, so a skewed one (a long entry rarely used) cannot reserve far
+  // past what the file holds.
+  const double per_entry = static_cast<double>(dictionary_bytes_) / static_cast<double>(dictionary_entries_);
+  const auto from_dictionary = static_cast<int64_t>(std::min(per_entry * count, 4.0 * static_cast<double>(dictionary_bytes_)));
+  return std::max(bytes, from_dictionary);
+}
+
+int64_t NestedLeafReader::FirstReservation(int64_t first, int64_t later) const {
+  const int64_t bytes = later_bytes_total_ ? std::max(first, later) : first + later;
+  // No more than the offset limit, where a batch of 32-bit offsets ends anyway.
+  return offset_limited() ? std::max(first, std::min(bytes, offset_limit_)) : bytes;
+}
+
 NestedLeafReader::NestedLeafReader(const ColumnDescriptor& column, const ColumnMetaData& metadata,
                                    int64_t rows_in_chunk, int16_t slot_def, TypePtr output_type,
                                    std::unique_ptr<PageReader> pages, MemoryPool* pool)
@@ -95,6 +116,11 @@ Result<bool> NestedLeafReader::NextDataPage() {
     const int64_t offset = page_.file_offset;
     if (page_.type == PageType::kDictionaryPage) {
       STRATA_RETURN_NOT_OK(leaf_.SetDictionaryPage(page_));
+      const Dictionary* dictionary = leaf_.dictionary().get();
+      if (dictionary != nullptr && dictionary->size() > 0 && dictionary->is_byte_array()) {
+        dictionary_bytes_ = dictionary->byte_array_bytes();  // for EstimateBytes
+        dictionary_entries_ = dictionary->size();
+      }
       continue;
     }
     ++current_page_;  // data pages in chunk order, as the offset index lists them
@@ -215,7 +241,7 @@ bool NestedLeafReader::LaterPagesBound(int64_t rows, int64_t* levels, int64_t* b
     if (sizes[p].bytes < 0) bytes_known = false;
     *bytes += std::max<int64_t>(sizes[p].bytes, 0);
   }
-  if (!bytes_known) *bytes = static_cast<int64_t>(bytes_per_level_ * static_cast<double>(*levels));
+  if (!bytes_known) *bytes = EstimateBytes(*levels);
   return true;
 }
 
@@ -256,18 +282,22 @@ Status NestedLeafReader::StartBatch(int64_t rows) {
     rows_in_part = part;
     ends_in_page = rows_in_part == rows;
   }
+  part_levels_ = part;
   int64_t capacity = part;
   const bool rest_of_chunk = rows >= rows_in_chunk_ - rows_started_in_chunk_;
   if (rest_of_chunk && metadata_.num_values > 0) {
     capacity = std::max<int64_t>(metadata_.num_values - levels_taken_, part);
-    if (exact_chunk_bytes_ >= 0) later_bytes_ = std::max<int64_t>(exact_chunk_bytes_ - bytes_taken_, 0);
+    // Without SizeStatistics, the chunk's remaining levels at the estimated bytes per level (a
+    // range past it ends the batch early, see DecodeByteArrays).
+    later_bytes_ = exact_chunk_bytes_ >= 0 ? std::max<int64_t>(exact_chunk_bytes_ - bytes_taken_, 0)
+                                           : EstimateBytes(metadata_.num_values - levels_taken_);
     later_bytes_total_ = true;
   } else if (!ends_in_page) {
     int64_t later_levels = 0;
     int64_t bytes = 0;
     if (!LaterPagesBound(rows - rows_in_part, &later_levels, &bytes)) {
       later_levels = static_cast<int64_t>(static_cast<double>(rows - rows_in_part) * levels_per_row_) + 1;
-      bytes = static_cast<int64_t>(bytes_per_level_ * static_cast<double>(later_levels));
+      bytes = EstimateBytes(later_levels);
     }
     capacity += later_levels;
     later_bytes_ = bytes;
@@ -277,6 +307,7 @@ Status NestedLeafReader::StartBatch(int64_t rows) {
     later_bytes_total_ = false;
   }
   capacity = std::max<int64_t>(capacity, 1);
+  batch_capacity_ = capacity;
   // Level scratch is rewritten from the start each batch: a larger one frees first.
   STRATA_RETURN_NOT_OK(batch_def_.ReserveDiscardingContents(capacity * 2));
   if (repeated) STRATA_RETURN_NOT_OK(batch_rep_.ReserveDiscardingContents(capacity * 2));
@@ -350,6 +381,24 @@ Result<int64_t> NestedLeafReader::ReadRows(int64_t rows) {
       end += std::min(rows - rows_read, limit - page_position_);
       rows_read += end - page_position_;
     }
+    // Levels past the batch's estimate (the chunk's average levels per row, where no page
+    // index counts them): a leaf that may end early ends the batch at the last row start that
+    // fits rather than growing its level and slot buffers (DecodeByteArrays does the same for
+    // bytes). A row that alone passes the estimate grows them.
+    bool past_levels = false;
+    if (repeated && offset_limited() && batch_levels_ + (end - page_position_) > batch_capacity_) {
+      const int16_t* rep = page_rep_.data_as<int16_t>();
+      int64_t fit = page_position_ + std::max<int64_t>(batch_capacity_ - batch_levels_, 0);
+      while (fit > page_position_ && rep[fit] != 0) --fit;
+      int64_t dropped = 0;
+      for (int64_t i = fit; i < end; ++i) dropped += rep[i] == 0;
+      if (rep[fit] == 0 && rows_read - dropped > 0) {
+        rows_read -= dropped;
+        end = fit;
+        row_boundary = false;
+        past_levels = true;
+      }
+    }
     range_begin_ = page_position_;
     range_end_ = end;
     cut_level_ = -1;
@@ -369,11 +418,20 @@ Result<int64_t> NestedLeafReader::ReadRows(int64_t rows) {
       break;
     }
     page_position_ = end;
+    if (past_levels) {
+      ended_early_ = true;
+      break;
+    }
     if (row_boundary) break;
   }
   rows_started_in_chunk_ += rows_read;
   levels_taken_ += batch_levels_;
-  if (data_) bytes_taken_ += data_->size();
+  if (data_) {
+    bytes_taken_ += data_->size();
+    if (batch_levels_ > 0) {
+      last_bytes_per_level_ = static_cast<double>(data_->size()) / static_cast<double>(batch_levels_);
+    }
+  }
   auto status = FinishBatch();
   if (status.ok() && leaf_.decimal_text()) {
     auto text = leaf_.decimal_text()->Convert(*values_array_);
@@ -480,14 +538,24 @@ Status NestedLeafReader::DecodeByteArrays(int64_t slot, int64_t count, int64_t n
                                                           validity, &total));
   }
   if (conversion_ == Conversion::kByteArrayDecimal) return Status::OK();
-  const bool cut = offset_limited() && data_->size() + total > offset_limit_;
-  if (cut) STRATA_RETURN_NOT_OK(CutBeforeOffsetLimit(views, &count, &non_null, &total));
+  const bool past_limit = offset_limited() && data_->size() + total > offset_limit_;
+  // A later range that does not fit the data buffer, allocated from an estimate with the
+  // batch's first bytes, ends the batch before its first row that does not fit (as at the
+  // offset limit; the field's other leaves carry their extra rows) rather than growing it.
+  // Only where no row boundary allows that (one row fills the buffer) does the buffer grow.
+  const bool past_capacity =
+      !past_limit && offset_limited() && data_->size() > 0 && data_->size() + total > data_->capacity();
+  bool cut = false;
+  if (past_limit || past_capacity) {
+    STRATA_ASSIGN_OR_RETURN(cut, CutBeforeByteLimit(past_limit ? offset_limit_ : data_->capacity(), past_capacity,
+                                                    views, &count, &non_null, &total));
+  }
   const int64_t needed = data_->size() + total;
   if (data_->size() == 0 && needed > data_->capacity()) {
     // The batch's first bytes: this range exactly, and the bound of what the batch takes later
     // (or of the whole rest of the chunk).
     const int64_t later = cut ? 0 : std::max<int64_t>(later_bytes_, 0);
-    STRATA_RETURN_NOT_OK(data_->ReserveDiscardingContents(later_bytes_total_ ? std::max(needed, later) : needed + later));
+    STRATA_RETURN_NOT_OK(data_->ReserveDiscardingContents(FirstReservation(needed, later)));
   }
   if (needed > data_->capacity()) {
     // The batch's last range when cut: exactly, rather than doubling toward 4 GiB.
@@ -515,7 +583,7 @@ Status NestedLeafReader::FinishBatch() {
 
 // ---- batch ends ------------------------------------------------------------------------------
 // A string or binary leaf with 32-bit offsets ends its batch before 2 GiB at a row start
-// (CutBeforeOffsetLimit, by the rule of offset_limit.h that flat columns follow too), or before
+// (CutBeforeByteLimit, by the rule of offset_limit.h that flat columns follow too), or before
 // a row begun on an earlier page, which then opens the next batch (CutBeforeContinuedRow,
 // AppendPrefix); a leaf that read further than another leaf of its field gives the extra rows
 // back and hands them out first (GiveBack, ReadCarriedRows, CarriedRows).
@@ -552,19 +620,21 @@ Status NestedLeafReader::GiveBack(int64_t rows) {
   return Status::OK();
 }
 
-Status NestedLeafReader::CutBeforeOffsetLimit(const ByteArrayView* views, int64_t* count, int64_t* non_null,
-                                              int64_t* total) {
+Result<bool> NestedLeafReader::CutBeforeByteLimit(int64_t limit, bool may_grow, const ByteArrayView* views,
+                                                 int64_t* count, int64_t* non_null, int64_t* total) {
   // The last row start of the range before which the batch's bytes stay within the limit.
   const int16_t* def = page_def_.data_as<int16_t>() + range_begin_;
   const int16_t* rep = column_.max_repetition_level > 0 ? page_rep_.data_as<int16_t>() + range_begin_ : nullptr;
   const int16_t max_def = column_.max_definition_level;
-  const RangeCut kept =
-      KeepWithinOffsetLimit(range_end_ - range_begin_, views, data_->size(), offset_limit_, [&](int64_t i) {
-        return RangeEntry{rep == nullptr || rep[i] == 0, def[i] >= slot_def_, def[i] == max_def};
-      });
-  if (!kept.at_row_start) return CutBeforeContinuedRow(views, count, non_null, total);
+  const RangeCut kept = KeepWithinOffsetLimit(range_end_ - range_begin_, views, data_->size(), limit, [&](int64_t i) {
+    return RangeEntry{rep == nullptr || rep[i] == 0, def[i] >= slot_def_, def[i] == max_def};
+  });
+  if (!kept.at_row_start) return CutBeforeContinuedRow(may_grow, views, count, non_null, total);
   const int64_t earlier_levels = batch_levels_ - (range_end_ - range_begin_);
-  if (kept.entries == 0 && earlier_levels == 0) return OneRowPastOffsetLimit(offset_limit_);
+  if (kept.entries == 0 && earlier_levels == 0) {
+    if (may_grow) return false;
+    return OneRowPastOffsetLimit(offset_limit_);
+  }
   // The levels from the cut on leave the batch; their values, decoded, wait for the next one.
   // (Values decoded ahead by an earlier cut and not in this range stay pending after them.)
   const int64_t cut = range_begin_ + kept.entries;
@@ -576,11 +646,11 @@ Status NestedLeafReader::CutBeforeOffsetLimit(const ByteArrayView* views, int64_
   *count = kept.slots;
   *non_null = kept.values;
   *total = kept.bytes;
-  return Status::OK();
+  return true;
 }
 
-Status NestedLeafReader::CutBeforeContinuedRow(const ByteArrayView* views, int64_t* count, int64_t* non_null,
-                                               int64_t* total) {
+Result<bool> NestedLeafReader::CutBeforeContinuedRow(bool may_grow, const ByteArrayView* views, int64_t* count,
+                                                    int64_t* non_null, int64_t* total) {
   // The row that does not fit began in an earlier range of this batch: the batch ends before
   // its first level. It must not be the batch's first row (then it alone passes the limit).
   const int64_t range_levels = range_end_ - range_begin_;
@@ -589,7 +659,10 @@ Status NestedLeafReader::CutBeforeContinuedRow(const ByteArrayView* views, int64
   const int16_t* rep = batch_rep_.data_as<int16_t>();
   int64_t start = before - 1;
   while (start > 0 && rep[start] != 0) --start;
-  if (start <= 0) return OneRowPastOffsetLimit(offset_limit_);
+  if (start <= 0) {
+    if (may_grow) return false;
+    return OneRowPastOffsetLimit(offset_limit_);
+  }
   // The row's levels and its values so far (slots [first, slots before this range)) become the
   // prefix; the bytes stay in data_, which the batch's array keeps.
   const int64_t range_slots = *count;
@@ -615,7 +688,7 @@ Status NestedLeafReader::CutBeforeContinuedRow(const ByteArrayView* views, int64
   *count = 0;
   *non_null = 0;
   *total = 0;
-  return Status::OK();
+  return true;
 }
 
 Status NestedLeafReader::EndBatchAt(int64_t level, const ByteArrayView* views, int64_t kept, int64_t non_null) {
@@ -652,6 +725,12 @@ Status NestedLeafReader::AppendPrefix() {
   const auto* offsets = prefix.buffers[1]->data_as<int32_t>();
   const int64_t bytes = offsets[slots];
   const int64_t base = data_->size();
+  if (data_->capacity() == 0) {
+    // The batch's first bytes: the prefix, the rest of the current page's part (estimated: its
+    // values are not decoded yet) and what later pages take, as DecodeByteArrays sizes them.
+    const int64_t part = bytes + EstimateBytes(part_levels_);
+    STRATA_RETURN_NOT_OK(data_->ReserveDiscardingContents(FirstReservation(part, std::max<int64_t>(later_bytes_, 0))));
+  }
   STRATA_RETURN_NOT_OK(data_->Reserve(base + bytes));
   data_->UnsafeAppend(prefix.buffers[2]->data(), bytes);
   auto* out = values_->mutable_data_as<int32_t>() + first_slot;

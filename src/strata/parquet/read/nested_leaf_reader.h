@@ -96,16 +96,26 @@ class NestedLeafReader {
   static Status GrowTo(ResizableBuffer* buffer, int64_t size, bool zeroed);
   Status DecodeValues(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
   Status DecodeByteArrays(int64_t slot, int64_t count, int64_t non_null, const uint8_t* validity);
-  // The range being appended, `views` its values, does not fit under offset_limit_: the
-  // batch ends at its last row start that does. Shrinks `*count` (slots), `*non_null` and
-  // `*total` (bytes) to what is written, leaves the rest pending and sets cut_level_.
-  Status CutBeforeOffsetLimit(const ByteArrayView* views, int64_t* count, int64_t* non_null, int64_t* total);
+  // The range being appended, `views` its values, does not fit under `limit` bytes (the
+  // offset limit, or the data buffer's capacity): the batch ends at its last row start that
+  // does. Shrinks `*count` (slots), `*non_null` and `*total` (bytes) to what is written,
+  // leaves the rest pending, sets cut_level_ and returns true. Where no row start allows a
+  // cut, returns false having changed nothing when `may_grow` (the buffer grows instead), else
+  // fails (one row past the offset limit).
+  Result<bool> CutBeforeByteLimit(int64_t limit, bool may_grow, const ByteArrayView* views, int64_t* count,
+                                  int64_t* non_null, int64_t* total);
+  // The bytes `levels` more levels are expected to take (variable-length data).
+  int64_t EstimateBytes(int64_t levels) const;
+  // The data buffer's one allocation, made with the batch's `first` bytes (known) and what
+  // later ranges are expected to take (`later`; all of the batch when later_bytes_total_).
+  int64_t FirstReservation(int64_t first, int64_t later) const;
   Status FinishBatch();
   // ReadRows from the carried rows.
   Result<int64_t> ReadCarriedRows(int64_t rows);
   // A cut inside a row begun on an earlier page (older writers' v1 pages): the batch ends
   // before that row, whose levels and values so far become the prefix of the next batch.
-  Status CutBeforeContinuedRow(const ByteArrayView* views, int64_t* count, int64_t* non_null, int64_t* total);
+  Result<bool> CutBeforeContinuedRow(bool may_grow, const ByteArrayView* views, int64_t* count, int64_t* non_null,
+                                     int64_t* total);
   // What both cuts end with, once slots_ and the batch's levels are cut back: the batch ends
   // at page level `level` (its offsets and validity shrink to slots_), and the range's values
   // `views` from `kept` of `non_null` on wait, decoded, for the next batch.
@@ -128,6 +138,11 @@ class NestedLeafReader {
   bool nullable_ = false;              // max_definition_level > slot_def: slots can be null
   double levels_per_row_ = 1;          // from metadata, to pre-size a batch
   double bytes_per_level_ = 0;         // variable-length data, from metadata
+  double last_bytes_per_level_ = 0;    // the last batch's
+  int64_t dictionary_bytes_ = 0;       // a BYTE_ARRAY dictionary's entries' bytes
+  int64_t dictionary_entries_ = 0;
+  int64_t part_levels_ = 0;            // levels the batch takes from the page it starts on
+  int64_t batch_capacity_ = 0;         // levels the batch's buffers were sized for
   int64_t rows_started_in_chunk_ = 0;  // rows whose first level has been read
   // A page with levels has been loaded: a later v1 page may continue its last row (older
   // writers cut pages by value count), the chunk's first may not.

@@ -162,9 +162,9 @@ class PlanBuilder {
         return Status::Corrupt("variant column '{}': field '{}' is repeated", path, name);
       }
       if (name == "metadata" && top) {
-        if (!IsBinaryLeaf(child) || child.repetition() != FieldRepetitionType::kRequired) {
-          return Status::Corrupt("variant column '{}': metadata must be a required binary column", path);
-        }
+        // The spec says required; Arrow C++ 21-23 and DuckDB 1.4 write it optional. Either
+        // reads: ReconstructVariant refuses a row whose metadata is null beside a value.
+        if (!IsBinaryLeaf(child)) return Status::Corrupt("variant column '{}': metadata must be a binary column", path);
         *metadata_child = static_cast<int>(i);
       } else if (name == "value") {
         if (!IsBinaryLeaf(child)) return Status::Corrupt("variant column '{}': value must be a binary column", path);

@@ -62,8 +62,11 @@ Result<std::shared_ptr<const VariantShredding>> MakeVariantShredding(const Schem
 // (every value is measured before any is written). Corrupt for the invalid shreddings of the
 // spec (value and typed_value both set outside objects, a residual that is not an object
 // beside shredded fields, a field both shredded and in the residual, a name missing from the
-// metadata), naming the column and the row: `first_row` is the batch's first row in the row
-// group, and `slots_are_rows` says whether slots count rows (a top-level variant).
+// metadata, a null metadata beside a value or typed_value), naming the column and the row:
+// `first_row` is the batch's first row in the row group, and `slots_are_rows` says whether
+// slots count rows (a top-level variant). Metadata declared optional (Arrow C++ 21-23 and
+// DuckDB 1.4 write it so) may be null where value and typed_value are null too: that slot
+// reads as a null variant.
 Result<ArrayDataPtr> ReconstructVariant(const VariantShredding& shredding, const ArrayData& storage,
                                         const TypePtr& type, int64_t first_row, bool slots_are_rows,
                                         MemoryPool* pool);

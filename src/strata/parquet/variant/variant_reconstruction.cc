@@ -391,13 +391,19 @@ Result<ArrayDataPtr> ReconstructVariant(const VariantShredding& shredding, const
   STRATA_RETURN_NOT_OK(reconstructor.CheckLayout(shredding.root, storage));
   const int64_t rows = storage.length;
   const int64_t nulls = storage.GetNullCount();
-  STRATA_ASSIGN_OR_RETURN(auto validity, CopyValidity(storage, pool));
   auto metadata = storage.children[static_cast<size_t>(shredding.metadata_child)];
   if (storage.offset != 0) metadata = metadata->Slice(storage.offset, rows);
+  // A leaf is null wherever its group is, so equal null counts mean the same null slots.
+  // Metadata declared optional (Arrow C++ 21-23, DuckDB 1.4) may also be null in a present
+  // group: such slots are checked row by row below.
+  const bool metadata_nulls_are_group_nulls = metadata->GetNullCount() == nulls;
   ArrayDataPtr value;
-  const bool pass_through = !shredding.shredded() &&
+  const bool pass_through = !shredding.shredded() && metadata_nulls_are_group_nulls &&
                             storage.children[static_cast<size_t>(shredding.root.value_child)]->GetNullCount() == nulls;
+  std::shared_ptr<Buffer> validity;
+  int64_t out_nulls = nulls;
   if (pass_through) {
+    STRATA_ASSIGN_OR_RETURN(validity, CopyValidity(storage, pool));
     // Unshredded: the value column is the variant's value as it is.
     value = storage.children[static_cast<size_t>(shredding.root.value_child)];
     if (storage.offset != 0) value = value->Slice(storage.offset, rows);
@@ -408,14 +414,43 @@ Result<ArrayDataPtr> ReconstructVariant(const VariantShredding& shredding, const
                             : fmt::format("variant column '{}', value {} of the batch starting at row {}", shredding.path,
                                           slot, first_row);
     };
+    // A present group whose metadata is null holds no variant when its value and typed_value
+    // are null too: the row becomes a null variant. With either set, the row is corrupt.
+    if (metadata_nulls_are_group_nulls) {
+      STRATA_ASSIGN_OR_RETURN(validity, CopyValidity(storage, pool));
+    } else {
+      const int64_t bytes = bitmap::BytesForBits(rows);
+      STRATA_ASSIGN_OR_RETURN(auto bits, AllocateBuffer(pool, bytes));
+      uint8_t* out_bits = bits->mutable_data();
+      if (storage.validity_data() != nullptr) {
+        bitmap::CopyBitmap(storage.validity_data(), storage.offset, rows, out_bits, 0);
+      } else {
+        std::memset(out_bits, 0xff, static_cast<size_t>(bytes));
+      }
+      const ShreddedNode& root = shredding.root;
+      for (int64_t r = 0; r < rows; ++r) {
+        if (!bitmap::GetBit(out_bits, r) || IsValid(metadata_column, r)) continue;
+        const Slot slot{&storage, r};
+        const bool has_value = root.value_child >= 0 && IsValid(slot.child(root.value_child), slot.child_index());
+        const bool has_typed = root.typed_child >= 0 && IsValid(slot.child(root.typed_child), slot.child_index());
+        if (has_value || has_typed) {
+          return Status::Corrupt("{}: the metadata is null but the {} is set", where(r),
+                                 has_value ? "value" : "typed_value");
+        }
+        bitmap::ClearBit(out_bits, r);
+        ++out_nulls;
+      }
+      validity = std::move(bits);
+    }
+    const uint8_t* out_validity = validity ? validity->data() : nullptr;
+    auto present = [&](int64_t r) { return out_validity == nullptr || bitmap::GetBit(out_validity, r); };
     STRATA_ASSIGN_OR_RETURN(auto offsets, AllocateBuffer(pool, (rows + 1) * static_cast<int64_t>(sizeof(int32_t))));
     auto* out_offsets = offsets->mutable_data_as<int32_t>();
     out_offsets[0] = 0;
     int64_t total = 0;
     // Pass 1: sizes.
     for (int64_t r = 0; r < rows; ++r) {
-      if (IsValid(storage, r)) {
-        if (!IsValid(metadata_column, r)) return Status::Corrupt("{}: the metadata is null", where(r));
+      if (present(r)) {
         Status st = reconstructor.SetMetadata(BinaryAt(metadata_column, r));
         uint8_t* none = nullptr;
         auto size = st.ok() ? reconstructor.Emit<false>(shredding.root, Slot{&storage, r}, 0, &none) : Result<int64_t>(st);
@@ -431,7 +466,7 @@ Result<ArrayDataPtr> ReconstructVariant(const VariantShredding& shredding, const
     STRATA_ASSIGN_OR_RETURN(auto data, AllocateBuffer(pool, total));
     uint8_t* p = data->mutable_data();
     for (int64_t r = 0; r < rows; ++r) {
-      if (!IsValid(storage, r)) continue;
+      if (!present(r)) continue;
       uint8_t* start = p;
       Status st = reconstructor.SetMetadata(BinaryAt(metadata_column, r));
       auto size = st.ok() ? reconstructor.Emit<true>(shredding.root, Slot{&storage, r}, 0, &p) : Result<int64_t>(st);
@@ -441,9 +476,9 @@ Result<ArrayDataPtr> ReconstructVariant(const VariantShredding& shredding, const
         return Status::Invalid("{}: measured {} bytes, wrote {}", where(r), out_offsets[r + 1] - out_offsets[r], p - start);
       }
     }
-    value = ArrayData::Make(binary(), rows, {validity, std::move(offsets), std::move(data)}, nulls);
+    value = ArrayData::Make(binary(), rows, {validity, std::move(offsets), std::move(data)}, out_nulls);
   }
-  auto out = ArrayData::Make(type, rows, {validity}, nulls);
+  auto out = ArrayData::Make(type, rows, {validity}, out_nulls);
   out->children = {std::move(metadata), std::move(value)};
   return out;
 }
