@@ -271,13 +271,7 @@ std::shared_ptr<Buffer> Splice(const SingleChunk& like, std::string_view diction
   metadata.row_groups[0].total_compressed_size = meta.total_compressed_size;
   metadata.row_groups[0].file_offset = 4;
   metadata.num_rows = num_values;
-  std::string footer;
-  SerializeFileMetaData(metadata, &footer);
-  const auto length = static_cast<uint32_t>(footer.size());
-  bytes += footer;
-  bytes.append(reinterpret_cast<const char*>(&length), 4);
-  bytes += "PAR1";
-  return pt::StringToBuffer(std::move(bytes));
+  return pt::AppendFooter(std::move(bytes), metadata);
 }
 
 TEST(OutputOptionsFallbackTest, DictionaryThenPlain) {

@@ -226,27 +226,6 @@ TEST(ReallocationTest, WrittenStringShapesEncodingsAndPageVersionsNeverReallocat
   EXPECT_GT(files, 120);
 }
 
-// Rewrites a file's footer through `edit` (the data pages stay where they are).
-template <typename Edit>
-std::shared_ptr<Buffer> EditFooter(const std::shared_ptr<Buffer>& file, Edit edit) {
-  const uint8_t* bytes = file->data();
-  const auto size = static_cast<size_t>(file->size());
-  uint32_t footer_length = 0;
-  std::memcpy(&footer_length, bytes + size - 8, 4);
-  const size_t footer_start = size - 8 - footer_length;
-  FileMetaData metadata;
-  EXPECT_TRUE(DeserializeFileMetaData(bytes + footer_start, footer_length, &metadata).ok());
-  edit(&metadata);
-  std::string out(reinterpret_cast<const char*>(bytes), footer_start);
-  std::string footer;
-  SerializeFileMetaData(metadata, &footer);
-  const auto length = static_cast<uint32_t>(footer.size());
-  out += footer;
-  out.append(reinterpret_cast<const char*>(&length), 4);
-  out += "PAR1";
-  return testing::StringToBuffer(std::move(out));
-}
-
 // Reads `file` whole through `options` on a fresh pool: the table and the reallocations.
 struct TableOutcome {
   std::shared_ptr<MemoryPool> pool;  // outlives the table, whose buffers it holds
@@ -328,14 +307,17 @@ TEST(ReallocationTest, NestedBatchesSizedFromAveragesNeverReallocate) {
         ASSERT_TRUE(file.ok()) << file.status().ToString();
         std::shared_ptr<Buffer> bytes = *file;
         if (std::string(index) == "offset index only") {
-          bytes = EditFooter(bytes, [](FileMetaData* metadata) {
+          auto edited = testing::EditFooter(*bytes, [](FileMetaData* metadata) {
             for (RowGroup& row_group : metadata->row_groups) {
               for (ColumnChunk& chunk : row_group.columns) {
                 chunk.column_index_offset.reset();
                 chunk.column_index_length.reset();
               }
             }
+            return Status::OK();
           });
+          ASSERT_TRUE(edited.ok()) << edited.status().ToString();
+          bytes = *edited;
         }
         ExpectSameTableWithoutGrowth(std::string(shape.name) + " v" + std::to_string(static_cast<int>(version)) + ", " +
                                          index,

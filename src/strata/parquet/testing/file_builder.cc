@@ -154,6 +154,30 @@ Status FileSink::Close() {
 
 std::shared_ptr<Buffer> StringToBuffer(std::string bytes) { return std::make_shared<StringBuffer>(std::move(bytes)); }
 
+std::shared_ptr<Buffer> AppendFooter(std::string data, const FileMetaData& metadata) {
+  std::string footer;
+  SerializeFileMetaData(metadata, &footer);
+  const auto length = static_cast<uint32_t>(footer.size());
+  data += footer;
+  data.append(reinterpret_cast<const char*>(&length), 4);
+  data += "PAR1";
+  return StringToBuffer(std::move(data));
+}
+
+Result<std::shared_ptr<Buffer>> EditFooter(const Buffer& file, const std::function<Status(FileMetaData*)>& edit) {
+  const uint8_t* bytes = file.data();
+  const auto size = static_cast<size_t>(file.size());
+  if (size < 12) return Status::Invalid("EditFooter: {} bytes are not a Parquet file", size);
+  uint32_t footer_length = 0;
+  std::memcpy(&footer_length, bytes + size - 8, 4);
+  if (footer_length > size - 12) return Status::Invalid("EditFooter: a footer of {} bytes in {}", footer_length, size);
+  const size_t footer_start = size - 8 - footer_length;
+  FileMetaData metadata;
+  STRATA_RETURN_NOT_OK(DeserializeFileMetaData(bytes + footer_start, footer_length, &metadata).status());
+  STRATA_RETURN_NOT_OK(edit(&metadata));
+  return AppendFooter(std::string(reinterpret_cast<const char*>(bytes), footer_start), metadata);
+}
+
 // ---- one column chunk -------------------------------------------------------------------------
 
 // Encodes a column's rows of one row group into pages and writes them. Scratch buffers are

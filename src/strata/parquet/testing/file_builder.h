@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -112,6 +113,12 @@ class FileSink final : public OutputSink {
 // A Buffer that owns a std::string (the in-memory file), for MakeBufferSource. Its bytes do
 // not come from a MemoryPool: they stand for the disk, not for the reader's memory.
 std::shared_ptr<Buffer> StringToBuffer(std::string bytes);
+
+// `data` (the magic and the column chunks) followed by `metadata` serialized, its length and the
+// closing magic: a whole file.
+std::shared_ptr<Buffer> AppendFooter(std::string data, const FileMetaData& metadata);
+// `file` with its footer decoded, passed to `edit`, and written again (the pages stay in place).
+Result<std::shared_ptr<Buffer>> EditFooter(const Buffer& file, const std::function<Status(FileMetaData*)>& edit);
 
 class TestFileBuilder {
  public:

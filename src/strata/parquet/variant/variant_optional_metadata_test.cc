@@ -16,6 +16,7 @@
 #include "strata/array/record_batch.h"
 #include "strata/array/validate.h"
 #include "strata/parquet/read/file_reader.h"
+#include "strata/parquet/testing/file_builder.h"
 #include "strata/parquet/write/writer_test_util.h"
 #include "strata/variant/variant_encoder.h"
 #include "strata/variant/variant_extension.h"
@@ -70,34 +71,18 @@ Result<std::shared_ptr<Buffer>> WriteOptionalMetadataFile(const std::vector<std:
   options.file.store_arrow_schema = false;
   STRATA_ASSIGN_OR_RETURN(auto plain, testing::WriteToBuffer(schema, {batch}, options, SystemMemoryPool()));
 
-  // The footer, annotated: [data][footer][length][PAR1].
-  const uint8_t* bytes = plain->data();
-  const auto size = static_cast<size_t>(plain->size());
-  uint32_t footer_length = 0;
-  std::memcpy(&footer_length, bytes + size - 8, 4);
-  const size_t footer_start = size - 8 - footer_length;
-  FileMetaData metadata;
-  STRATA_RETURN_NOT_OK(DeserializeFileMetaData(bytes + footer_start, footer_length, &metadata).status());
-  bool annotated = false;
-  for (SchemaElement& e : metadata.schema) {
-    if (e.name != "var") continue;
-    LogicalType variant_type;
-    variant_type.kind = LogicalType::Kind::kVariant;
-    variant_type.specification_version = 1;
-    e.logical_type = variant_type;
-    annotated = true;
-  }
-  if (!annotated) return Status::Invalid("no group 'var' in the written schema");
-  std::string file(reinterpret_cast<const char*>(bytes), footer_start);
-  std::string footer;
-  SerializeFileMetaData(metadata, &footer);
-  const auto length = static_cast<uint32_t>(footer.size());
-  file += footer;
-  file.append(reinterpret_cast<const char*>(&length), 4);
-  file += "PAR1";
-  STRATA_ASSIGN_OR_RETURN(auto out, AllocateBuffer(SystemMemoryPool(), static_cast<int64_t>(file.size())));
-  std::memcpy(out->mutable_data(), file.data(), file.size());
-  return std::shared_ptr<Buffer>(std::move(out));
+  // The footer, annotated.
+  return testing::EditFooter(*plain, [](FileMetaData* metadata) {
+    for (SchemaElement& e : metadata->schema) {
+      if (e.name != "var") continue;
+      LogicalType variant_type;
+      variant_type.kind = LogicalType::Kind::kVariant;
+      variant_type.specification_version = 1;
+      e.logical_type = variant_type;
+      return Status::OK();
+    }
+    return Status::Invalid("no group 'var' in the written schema");
+  });
 }
 
 // Every row of `var` as JSON text ("null row" for a null variant), read in batches of
