@@ -122,7 +122,7 @@ Result<std::unique_ptr<BatchReader>> BatchReader::Make(FileReader* file, const B
   for (int f : reader->fields_) leaves += file->descriptor().field_num_columns(f);
   FitPageReadToColumns(file->pool()->limit(), leaves, &reader->page_options_);
   FitBatchRead(file->pool()->limit(), file->descriptor(), file->metadata().row_groups, reader->row_groups_,
-                      reader->fields_, &reader->options_);
+               reader->fields_, &reader->options_);
   if (options.executor.parallel() && reader->options_.read_ahead_bytes > 0) {
     // Read-ahead is optional work: a row group that does not fit is opened when reached.
     reader->ahead_budget_ = std::make_unique<exec::ByteBudget>(

@@ -53,8 +53,8 @@ double EstimatedDecodedBytesPerRow(const SchemaDescriptor& descriptor, const Row
 }
 
 void FitBatchRead(int64_t limit, const SchemaDescriptor& descriptor, const std::vector<RowGroup>& row_groups,
-                         const std::vector<int>& selected_row_groups, const std::vector<int>& fields,
-                         BatchReadOptions* options) {
+                  const std::vector<int>& selected_row_groups, const std::vector<int>& fields,
+                  BatchReadOptions* options) {
   double batch_bytes = options->max_batch_bytes > 0 ? static_cast<double>(options->max_batch_bytes) : 0;
   if (limit > 0) {
     const double share = static_cast<double>(limit) / 8;

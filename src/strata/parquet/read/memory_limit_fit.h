@@ -31,7 +31,7 @@ double EstimatedDecodedBytesPerRow(const SchemaDescriptor& descriptor, const Row
 // (one row at least); with a limit, read_ahead_bytes shrinks to limit / 16 and
 // row_groups_at_once_bytes to limit / 8. Options already smaller stay.
 void FitBatchRead(int64_t limit, const SchemaDescriptor& descriptor, const std::vector<RowGroup>& row_groups,
-                         const std::vector<int>& selected_row_groups, const std::vector<int>& fields,
-                         BatchReadOptions* options);
+                  const std::vector<int>& selected_row_groups, const std::vector<int>& fields,
+                  BatchReadOptions* options);
 
 }  // namespace strata::parquet
