@@ -235,7 +235,9 @@ parquet::SchemaOptions SchemaOptionsFromKwargs(const py::dict& kwargs) {
 }
 
 std::shared_ptr<const parquet::FileDecryptionOptions> DecryptionOptionsFromKwargs(const py::dict& kwargs) {
-  CheckKnown(kwargs, {"footer_key", "column_keys", "aad_prefix", "int96_unit", "storage_options", "restore_arrow_schema"},
+  CheckKnown(kwargs,
+             {"footer_key", "column_keys", "aad_prefix", "int96_unit", "storage_options", "restore_arrow_schema",
+              "row_number"},
              "ParquetFile");
   py::object v;
   auto options = std::make_shared<parquet::FileDecryptionOptions>();

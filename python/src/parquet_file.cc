@@ -88,6 +88,7 @@ class ParquetReader {
     }
     options.s3 = S3OptionsFromStorageOptions(keys.contains("storage_options") ? py::object(keys["storage_options"])
                                                                               : py::object(py::none()));
+    if (keys.contains("row_number")) options.row_number_column = keys["row_number"].cast<std::string>();
     Result<std::unique_ptr<parquet::FileReader>> opened =
         WithoutGil([&] { return parquet::FileReader::OpenFile(path, Pool(), options); });
     file_ = ValueOrThrow(std::move(opened));
@@ -101,6 +102,13 @@ class ParquetReader {
       fields.push_back(field);
     }
     schema_ = std::make_shared<Schema>(std::move(fields), schema.metadata());
+    if (!options.row_number_column.empty()) {
+      if (schema_->GetFieldIndex(options.row_number_column) >= 0) {
+        ThrowInvalid(fmt::format("'{}' has a column '{}' already: choose another row_number name", path,
+                                 options.row_number_column));
+      }
+      row_number_ = std::make_shared<Field>(options.row_number_column, int64(), false);
+    }
   }
 
   const parquet::FileReader& file() const {
@@ -136,6 +144,7 @@ class ParquetReader {
     }
     std::vector<FieldPtr> selected;
     for (int i : fields) selected.push_back(schema_->field(i));
+    if (row_number_) selected.push_back(row_number_);  // the reader's last column
     auto schema = std::make_shared<Schema>(selected, schema_->metadata());
     if (row_groups && row_groups->empty()) {
       // No row group: the empty table of the same schema (Dask's meta).
@@ -202,6 +211,7 @@ class ParquetReader {
     for (size_t k = 0; k < fields.size(); ++k) {
       out.push_back(ValueOrThrow(parquet::RestoreColumn(table->column(static_cast<int>(k)), encode[k], Pool())));
     }
+    if (row_number_) out.push_back(table->column(static_cast<int>(fields.size())));
     return PyTable(std::make_shared<Table>(schema, std::move(out), table->num_rows()));
   }
 
@@ -217,6 +227,10 @@ class ParquetReader {
     std::vector<FieldPtr> selected;
     for (int i : fields) selected.push_back(schema_->field(i));
     std::vector<parquet::FieldRestore> encode = EncodedFields(file(), fields);  // raises when closed
+    if (row_number_) {
+      selected.push_back(row_number_);
+      encode.emplace_back();
+    }
     std::shared_ptr<parquet::FileReader> reader = file_;  // the batches keep the reader alive
     Result<std::unique_ptr<parquet::BatchReader>> opened = WithoutGil([&] { return reader->ReadBatches(options); });
     return BatchIterator(reader, ValueOrThrow(std::move(opened)), std::move(encode),
@@ -243,6 +257,7 @@ class ParquetReader {
   std::string path_;
   std::shared_ptr<parquet::FileReader> file_;
   SchemaPtr schema_;  // the reader's restored schema, numeric dictionaries included
+  FieldPtr row_number_;  // FileReaderOptions::row_number_column's field, or null
 };
 
 std::string EncodingText(parquet::Encoding e) {

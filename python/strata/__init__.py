@@ -206,7 +206,7 @@ class ParquetFile:
     """
 
     def __init__(self, path, footer_key=None, column_keys=None, aad_prefix=None, int96_unit=None,
-                 storage_options=None, restore_arrow_schema=True):
+                 storage_options=None, restore_arrow_schema=True, row_number=False):
         """An encrypted file (Parquet modular encryption) opens with its keys: footer_key,
         column_keys ({column path: key}) for columns with keys of their own, aad_prefix when the
         writer did not store it. Keys are bytes (or str, as its UTF-8 bytes). int96_unit: INT96
@@ -215,12 +215,22 @@ class ParquetFile:
         "region", "key", "secret", "token", "anon", "profile", ...}); None: the environment's
         (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_PROFILE and ~/.aws, ...).
         restore_arrow_schema: the types an Arrow writer's ARROW:schema records (time zones,
-        durations, categoricals) are restored (default); False: the Parquet types."""
+        durations, categoricals) are restored (default); False: the Parquet types.
+        row_number: True (or a column name) adds a last column file_row_number (or that name):
+        each row's position in the file from 0, whatever a filter or row_groups leave out, as
+        DuckDB's file_row_number gives it (table formats apply deletion vectors with it)."""
         self.path = os.fspath(path)
         keys = {k: v for k, v in (("footer_key", footer_key), ("column_keys", column_keys),
                                   ("aad_prefix", aad_prefix), ("int96_unit", int96_unit),
                                   ("storage_options", storage_options)) if v is not None}
         keys["restore_arrow_schema"] = bool(restore_arrow_schema)
+        if row_number is True:
+            row_number = "file_row_number"
+        if row_number:
+            if not isinstance(row_number, str):
+                raise ValueError(f"row_number must be True, False or a column name, not {row_number!r}")
+            keys["row_number"] = row_number
+        self._row_number = row_number or None
         self._reader = _strata.ParquetReader(self.path, keys)
         self._metadata = None
 
@@ -280,7 +290,7 @@ class ParquetFile:
         table = self._reader.read(read, groups, _threads(threads))
         frame = filters.apply(to_dataframe(table, exclusive=True, **conversion), conjunctions)
         if len(read) != len(wanted):
-            frame = frame[wanted]
+            frame = frame[wanted + ([self._row_number] if self._row_number else [])]
         return frame
 
     def read_row_group(self, index, columns=None, threads=None, **conversion):
@@ -320,21 +330,22 @@ class ParquetFile:
 
 
 def read_parquet(path, columns=None, filter=None, row_groups=None, threads=None, footer_key=None, column_keys=None,
-                 aad_prefix=None, int96_unit=None, storage_options=None, restore_arrow_schema=True, **conversion):
+                 aad_prefix=None, int96_unit=None, storage_options=None, restore_arrow_schema=True, row_number=False,
+                 **conversion):
     """A Parquet file (a path, or an s3:// or http(s):// URL) as a DataFrame; see ParquetFile.read.
     threads: None is strata's default (1: decode on the calling thread), 0 every core, n that
     many threads. Keys of an encrypted file, int96_unit, storage_options and
-    restore_arrow_schema: see ParquetFile."""
+    restore_arrow_schema and row_number: see ParquetFile."""
     with ParquetFile(path, footer_key, column_keys, aad_prefix, int96_unit, storage_options,
-                     restore_arrow_schema) as f:
+                     restore_arrow_schema, row_number) as f:
         return f.read(columns=columns, row_groups=row_groups, filter=filter, threads=threads, **conversion)
 
 
 def read_table(path, columns=None, row_groups=None, threads=None, footer_key=None, column_keys=None, aad_prefix=None,
-               int96_unit=None, storage_options=None, restore_arrow_schema=True):
+               int96_unit=None, storage_options=None, restore_arrow_schema=True, row_number=False):
     """A Parquet file as a strata.Table (strata's arrays, no conversion)."""
     with ParquetFile(path, footer_key, column_keys, aad_prefix, int96_unit, storage_options,
-                     restore_arrow_schema) as f:
+                     restore_arrow_schema, row_number) as f:
         return f.read_table(columns=columns, row_groups=row_groups, threads=threads)
 
 

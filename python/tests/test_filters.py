@@ -191,3 +191,26 @@ def test_string_filter_errors_name_the_position(sorted_file):
         strata.read_parquet(path, filter="x >= ")
     with pytest.raises(ValueError, match="nope"):
         strata.read_parquet(path, filter="nope = 3")
+
+
+def test_row_numbers_are_file_positions_whatever_is_filtered(sorted_file):
+    """row_number=True: x is the row's position in sorted.parquet, so file_row_number must
+    equal it through a pushed filter, a DNF filter, row_groups and iter_batches."""
+    path, frame = sorted_file
+    pushed = strata.read_parquet(path, columns=["s"], filter="x >= 250 AND x < 260 OR x = 999", row_number=True)
+    assert list(pushed.columns) == ["s", "file_row_number"]
+    assert pushed["file_row_number"].tolist() == list(range(250, 260)) + [999]
+    dnf = strata.read_parquet(path, columns=["y"], filter=[("x", ">", 995)], row_number="pos")
+    assert list(dnf.columns) == ["y", "pos"]
+    assert dnf["pos"].tolist() == [996, 997, 998, 999]
+    with strata.ParquetFile(path, row_number=True) as f:
+        groups = f.read(columns=["x"], row_groups=[7, 2])
+        assert groups["file_row_number"].tolist() == groups["x"].tolist()
+        assert groups["x"].tolist() == list(range(700, 800)) + list(range(200, 300))
+        seen = []
+        for batch in f.iter_batches(batch_rows=33, columns=["x"]):
+            assert batch["file_row_number"].tolist() == batch["x"].tolist()
+            seen += batch["x"].tolist()
+        assert seen == list(range(len(frame)))
+    with pytest.raises(ValueError, match="already"):
+        strata.ParquetFile(path, row_number="x")

@@ -169,6 +169,46 @@ async function main() {
       report.judge('duckdb', name, diffs, () => null);
     }
 
+    // Row numbers (--row-number) against DuckDB's file_row_number: with filters that prune row
+    // groups and pages (the strata rewrites have a page index and small pages), on a file
+    // sorted otherwise, at 1 and 2 threads; and a dataset's file_row_number and filename.
+    for (const [label, file] of files) {
+      for (const filter of ['id >= 150000 AND id < 150100', 'k IN (5, 7) AND f IS NULL', "name = 'name-123456'",
+        "s = 'v17'"]) {
+        const name = `${label}: --row-number with ${filter}`;
+        let expected;
+        try {
+          const rows = await db.rows(`SELECT id, file_row_number FROM read_parquet(${sqlString(file)}, file_row_number = true)
+            WHERE ${filter} ORDER BY file_row_number`);
+          expected = 'id,file_row_number\n' + rows.map((r) => `${r.id},${r.file_row_number}\n`).join('');
+        } catch (e) {
+          report.add('FAIL', 'duckdb', name, [`DuckDB: ${e.message}`]);
+          continue;
+        }
+        for (const threads of ['1', '2']) {
+          const r = runStrata(args.strata, ['cat', '--format', 'csv', '--row-number', '--columns', 'id', '--threads', threads,
+            '--filter', filter, file]);
+          report.add(!r.error && r.stdout === expected ? 'PASS' : 'FAIL', 'duckdb', `${name} (${threads} threads)`,
+            r.error ? [r.error] : r.stdout === expected ? [] : [`got ${JSON.stringify(r.stdout.slice(0, 200))}, DuckDB ${JSON.stringify(expected.slice(0, 200))}`]);
+        }
+      }
+    }
+    {
+      const name = 'hive dataset: --row-number gives file_row_number and filename';
+      const rows = await db.rows(`SELECT id, file_row_number, filename FROM read_parquet(${sqlString(path.join(hive, '**', '*.parquet'))},
+        file_row_number = true, filename = true, hive_partitioning = false) WHERE k = 3`);
+      const key = (id, n, file) => `${id},${n},${path.relative(hive, file)}`;
+      const expected = rows.map((r) => key(r.id, r.file_row_number, r.filename)).sort();
+      const r = runStrata(args.strata, ['cat', '--format', 'csv', '--row-number', '--columns', 'id', '--filter', 'k = 3', hive]);
+      const got = r.error ? [] : r.stdout.trim().split('\n').slice(1).map((line) => {
+        const [id, n, file] = line.split(',');
+        return key(id, n, file);
+      }).sort();
+      const same = !r.error && got.length === expected.length && got.every((v, i) => v === expected[i]);
+      report.add(same ? 'PASS' : 'FAIL', 'duckdb', name, r.error ? [r.error] : same ? [] :
+        [`${got.length} rows against DuckDB's ${expected.length}; first ${JSON.stringify(got.slice(0, 3))} / ${JSON.stringify(expected.slice(0, 3))}`]);
+    }
+
     const corpus = args.corpus;
     if (corpus) {
       for (const [name, filters] of CORPUS) {

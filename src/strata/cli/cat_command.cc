@@ -24,6 +24,7 @@ struct CatArgs {
   std::string pruning = "on";
   bool stats = false;
   bool no_restore_arrow_schema = false;
+  bool row_number = false;
   CsvCliOptions csv;
   EncryptionCliOptions encryption;
 };
@@ -36,6 +37,7 @@ Status RunCat(const CatArgs& args) {
   options.filter = args.filter;
   options.pruning = args.pruning == "on";
   options.restore_arrow_schema = !args.no_restore_arrow_schema;
+  SetRowNumberColumns(args.row_number, args.file, &options);
   if (args.limit >= 0) options.batch_rows = std::max<int64_t>(1, std::min<int64_t>(args.limit, options.batch_rows));
   STRATA_ASSIGN_OR_RETURN(auto batches, OpenBatchSource(args.file, args.csv, options, SystemMemoryPool()));
   int64_t left = args.limit < 0 ? INT64_MAX : args.limit;
@@ -83,6 +85,7 @@ void AddCat(CLI::App& app, CommandAction& action, const char* name, const char* 
   AddFilterOptions(sub, &args->filter, &args->pruning);
   sub->add_flag("--stats", args->stats, "With --filter on Parquet: print on stderr what was skipped, and how");
   AddNoRestoreArrowSchemaFlag(sub, &args->no_restore_arrow_schema);
+  AddRowNumberFlag(sub, &args->row_number);
   AddCsvOptions(sub, &args->csv);
   AddEncryptionOptions(sub, &args->encryption);
   sub->callback([&action, args] { action = [args] { return RunCat(*args); }; });

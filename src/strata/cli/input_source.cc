@@ -94,6 +94,18 @@ CLI::Option* AddNoRestoreArrowSchemaFlag(CLI::App* sub, bool* no_restore) {
                        "Parquet types only: no time zones, durations or dictionaries from the file's ARROW:schema");
 }
 
+CLI::Option* AddRowNumberFlag(CLI::App* sub, bool* row_number) {
+  return sub->add_flag("--row-number", *row_number,
+                       "Add file_row_number, each row's position in its file (from 0, whatever is filtered), and "
+                       "for a dataset filename");
+}
+
+void SetRowNumberColumns(bool row_number, const std::string& path, SourceOptions* options) {
+  if (!row_number) return;
+  options->row_number_column = "file_row_number";
+  if (dataset::IsDatasetInput(path)) options->file_path_column = "filename";
+}
+
 Result<parquet::SchemaOptions> ParseInt96Unit(const std::string& unit) {
   parquet::SchemaOptions options;
   if (unit == "ns") {

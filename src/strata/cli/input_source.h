@@ -38,6 +38,12 @@ Result<parquet::SchemaOptions> ParseInt96Unit(const std::string& unit);
 // the zones, durations and dictionaries restored from an Arrow writer's ARROW:schema.
 CLI::Option* AddNoRestoreArrowSchemaFlag(CLI::App* sub, bool* no_restore);
 
+// --row-number (reading commands, Parquet input): a last column file_row_number, each row's
+// position in its file, and for a dataset (a folder or glob) also filename.
+CLI::Option* AddRowNumberFlag(CLI::App* sub, bool* row_number);
+// The columns --row-number asks for, set on `options` for input `path`.
+void SetRowNumberColumns(bool row_number, const std::string& path, SourceOptions* options);
+
 // Opens `path` (dataset::OpenBatchSource) with the format and CSV options the flags in `csv`
 // give. CSV-only options given for a Parquet input are an error naming the option.
 Result<std::unique_ptr<BatchSource>> OpenBatchSource(const std::string& path, const CsvCliOptions& csv,

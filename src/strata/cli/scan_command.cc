@@ -27,6 +27,7 @@ struct ScanArgs {
   bool stats = false;
   bool no_checksums = false;
   bool no_restore_arrow_schema = false;
+  bool row_number = false;
   // Small enough that a batch's columns are still in the core's cache when the summary reads
   // them: on the lineitem file 8,192 rows scanned 1.3x faster than 65,536, with a third less
   // memory (the other benchmark files: the same or a little faster).
@@ -60,6 +61,7 @@ Status RunScan(const ScanArgs& args) {
   options.columns = args.columns;
   options.verify_checksums = !args.no_checksums;
   options.restore_arrow_schema = !args.no_restore_arrow_schema;
+  SetRowNumberColumns(args.row_number, args.file, &options);
   options.filter = args.filter;
   options.pruning = args.pruning == "on";
   if (args.pre_buffer != "auto") options.pre_buffer = args.pre_buffer == "on";
@@ -149,6 +151,7 @@ void RegisterScanCommand(CLI::App& app, CommandAction& action) {
       "--int96-unit", args->int96_unit,
       "INT96 timestamps as ns, us or ms (default here: the scan summary's nanoseconds, wrapping out-of-range values)"));
   args->parquet_only.push_back(AddNoRestoreArrowSchemaFlag(sub, &args->no_restore_arrow_schema));
+  args->parquet_only.push_back(AddRowNumberFlag(sub, &args->row_number));
   AddFilterOptions(sub, &args->filter, &args->pruning);
   AddCsvOptions(sub, &args->csv);
   AddEncryptionOptions(sub, &args->encryption);

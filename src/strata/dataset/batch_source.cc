@@ -31,7 +31,15 @@ class ParquetBatchSource final : public BatchSource {
                                                    MemoryPool* pool) {
     auto out = std::make_unique<ParquetBatchSource>();
     STRATA_ASSIGN_OR_RETURN(out->source_, OpenInputLocation(path));
-    STRATA_ASSIGN_OR_RETURN(out->reader_, parquet::FileReader::Open(out->source_, pool, ParquetReaderOptions(options)));
+    parquet::FileReaderOptions reader_options = ParquetReaderOptions(options);
+    // A projection decodes only its columns' metadata from the footer (and the filter's).
+    if (!options.columns.empty() && options.filter.empty()) {
+      reader_options.columns = options.columns;
+    } else if (!options.columns.empty()) {
+      STRATA_ASSIGN_OR_RETURN(auto plan, RowFilterPlan::Make(options.filter, options.columns));
+      reader_options.columns = plan->input_columns();
+    }
+    STRATA_ASSIGN_OR_RETURN(out->reader_, parquet::FileReader::Open(out->source_, pool, reader_options));
     parquet::BatchReadOptions read;
     read.batch_rows = options.batch_rows;
     read.max_batch_bytes = options.max_batch_bytes;
@@ -60,6 +68,10 @@ class ParquetBatchSource final : public BatchSource {
   }
 
   const SchemaPtr& schema() const override { return schema_; }
+  parquet::FileReader* parquet_file() const override {
+    const bool every_field = schema_->num_fields() == reader_->schema()->num_fields();
+    return filtered_ || !every_field || !reader_->options().row_number_column.empty() ? nullptr : reader_.get();
+  }
   Result<std::shared_ptr<RecordBatch>> Next() override {
     STRATA_ASSIGN_OR_RETURN(auto batch, filtered_ ? filtered_->Next() : batches_->Next());
     if (batch) rows_read_ += batch->num_rows();
@@ -271,7 +283,15 @@ Result<std::unique_ptr<BatchSource>> OpenBatchSource(const std::string& path, co
     return OpenDatasetSource(path, options, pool);
   }
   const InputFormat format = ResolveInputFormat(path, options.format);
-  if (format == InputFormat::kParquet) return ParquetBatchSource::Open(path, options, pool);
+  if (format == InputFormat::kParquet) {
+    if (!options.file_path_column.empty()) {
+      return Status::Invalid("a file path column applies to datasets (a folder or a glob), and '{}' is one file", path);
+    }
+    return ParquetBatchSource::Open(path, options, pool);
+  }
+  if (!options.row_number_column.empty() || !options.file_path_column.empty()) {
+    return Status::Invalid("row numbers apply to Parquet input, and '{}' is not Parquet", path);
+  }
   // Other formats filter decoded rows: the filter's columns are read too, then dropped.
   BatchSourceOptions inner = options;
   std::unique_ptr<RowFilterPlan> plan;
@@ -296,6 +316,7 @@ parquet::FileReaderOptions ParquetReaderOptions(const BatchSourceOptions& option
   reader.footer.decryption = options.decryption;
   reader.schema = options.schema;
   reader.restore_arrow_schema = options.restore_arrow_schema;
+  reader.row_number_column = options.row_number_column;
   return reader;
 }
 

@@ -61,6 +61,9 @@ class BatchSource {
   virtual std::optional<parquet::PruningStats> pruning_stats() const { return std::nullopt; }
   // A folder or glob of files (dataset_batch_source.h): one line on its files, else "".
   virtual std::string DatasetLine() const { return ""; }
+  // The file of a single Parquet input read unfiltered and without virtual columns, for a
+  // rewrite column chunk by column chunk (strata convert); else nullptr.
+  virtual parquet::FileReader* parquet_file() const { return nullptr; }
 };
 
 // kAuto: by the path (ResolveInputFormat).
@@ -84,6 +87,11 @@ struct BatchSourceOptions {
   // comparison point: the same rows, filtered after decoding); other inputs filter decoded rows.
   std::string filter;
   bool pruning = true;
+  // When set, each batch ends with an int64 column of this name: the row's position in its
+  // file (parquet::FileReaderOptions::row_number_column). A dataset adds `file_path_column`
+  // too. Parquet input only.
+  std::string row_number_column;
+  std::string file_path_column;
 
   // Parquet only.
   bool verify_checksums = true;

@@ -20,6 +20,7 @@ class DatasetSource final : public BatchSource {
     DatasetOptions open;
     open.schema.executor = options.executor;
     open.schema.reader = ParquetReaderOptions(options);
+    open.schema.reader.row_number_column.clear();  // the scan's (ScanOptions) own
     STRATA_ASSIGN_OR_RETURN(out->dataset_, Dataset::Open({path}, open, pool));
     ScanOptions scan;
     scan.columns = options.columns;
@@ -31,6 +32,8 @@ class DatasetSource final : public BatchSource {
       STRATA_ASSIGN_OR_RETURN(scan.filter, expr::ParseFilter(options.filter));
     }
     scan.pruning = PruningOptions(options);
+    scan.row_number_column = options.row_number_column;
+    scan.file_path_column = options.file_path_column;
     STRATA_ASSIGN_OR_RETURN(out->reader_, out->dataset_->Scan(scan));
     out->schema_ = out->reader_->schema();
     out->filtered_ = !options.filter.empty();

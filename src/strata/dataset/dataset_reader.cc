@@ -297,6 +297,20 @@ Result<std::unique_ptr<DatasetReader>> Dataset::Scan(const ScanOptions& options)
     }
   }
   for (const int f : plan.output_fields) output.push_back(schema_->field(f));
+  for (const std::string* name : {&options.row_number_column, &options.file_path_column}) {
+    if (name->empty()) continue;
+    if (schema_->GetFieldIndex(*name) >= 0 || (options.row_number_column == options.file_path_column)) {
+      return Status::Invalid("dataset scan: the virtual column '{}' would hide a column of that name", *name);
+    }
+  }
+  if (!options.row_number_column.empty()) {
+    output.push_back(std::make_shared<Field>(options.row_number_column, int64(), /*nullable=*/false));
+  }
+  if (!options.file_path_column.empty()) {
+    output.push_back(std::make_shared<Field>(options.file_path_column, dictionary(int32(), utf8()), false));
+  }
+  plan.row_number_column = options.row_number_column;
+  plan.file_path_column = options.file_path_column;
   plan.output_schema = std::make_shared<Schema>(std::move(output));
   if (options.filter) {
     STRATA_ASSIGN_OR_RETURN(plan.predicate, expr::Bind(*options.filter, *schema_));

@@ -52,6 +52,12 @@ struct ScanOptions {
   // Which Parquet pruning mechanisms the files' readers use (`predicate` is ignored: it is
   // derived from `filter` for each file).
   parquet::FilterOptions pruning;
+  // When set, each batch ends with an int64 column of this name: the row's position in its
+  // file, 0-based, whatever is pruned or filtered (parquet::FileReaderOptions::row_number_column).
+  std::string row_number_column;
+  // When set, each batch ends with a column of this name holding the row's file path
+  // (dictionary-encoded: 4 bytes a row).
+  std::string file_path_column;
 
   Status Validate() const;
 };

@@ -35,6 +35,8 @@ std::string Cell(const Array& array, int64_t i) {
       return BinaryArray<int32_t>(array).GetString(i);
     case TypeId::kLargeString:
       return BinaryArray<int64_t>(array).GetString(i);
+    case TypeId::kDictionary:  // int32 indices
+      return Cell(Array(array.data()->dictionary), PrimitiveArray<int32_t>(array).Value(i));
     default:
       return std::string("?").append(array.type()->ToString());
   }
@@ -188,6 +190,34 @@ TEST_F(HiveDatasetTest, ResidualFiltersMatchFilteringAfterTheRead) {
       EXPECT_EQ(scanned.rows, expected) << c.filter << " threads " << threads;
     }
   }
+}
+
+// ScanOptions::row_number_column and file_path_column: each kept row's position in its file
+// and the file's path, after partition pruning, the pushed filter and the projection.
+TEST_F(HiveDatasetTest, RowNumbersAndFilePathsFollowTheFilter) {
+  for (int threads : {1, 2}) {
+    ScanOptions options = Filtered("name != 'b' AND month >= 2", threads);
+    options.columns = {"id"};
+    options.row_number_column = "file_row_number";
+    options.file_path_column = "filename";
+    Scanned scanned = Scan(*dataset_, options);
+    ASSERT_EQ(scanned.schema->num_fields(), 3);
+    EXPECT_EQ(scanned.schema->field(1)->name(), "file_row_number");
+    EXPECT_EQ(scanned.schema->field(2)->name(), "filename");
+    std::vector<std::vector<std::string>> expected;
+    for (int y = 0; y < 2; ++y) {
+      for (int m = 2; m <= 3; ++m) {
+        for (int r : {0, 2}) {  // row 1 is 'b', row 3 a null name
+          expected.push_back({std::to_string(100 * y + 10 * m + r), std::to_string(r),
+                              dir_ / ("year=" + std::to_string(2023 + y) + "/month=" + std::to_string(m) + "/part-0.parquet")});
+        }
+      }
+    }
+    EXPECT_EQ(scanned.rows, expected) << "threads " << threads;
+  }
+  ScanOptions clash;
+  clash.row_number_column = "id";
+  EXPECT_TRUE(dataset_->Scan(clash).status().IsInvalid());
 }
 
 TEST(DatasetReaderTest, UnifiesSchemasAcrossFiles) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "strata/array/filter.h"
 #include "strata/array/null_array.h"
@@ -113,7 +114,9 @@ Result<std::unique_ptr<FileScan>> FileScan::Open(const ScanPlan& plan, size_t fi
   scan->file_ = file;
   const Dataset& dataset = *plan.dataset;
   const std::string& path = dataset.files()[file].path;
-  auto opened = parquet::FileReader::OpenFile(path, dataset.pool(), dataset.options().schema.reader);
+  parquet::FileReaderOptions reader_options = dataset.options().schema.reader;
+  reader_options.row_number_column = plan.row_number_column;
+  auto opened = parquet::FileReader::OpenFile(path, dataset.pool(), reader_options);
   if (!opened.ok()) return opened.status().WithContext("dataset: '" + path + "'");
   scan->reader_ = std::move(*opened);
   Status status = scan->Prepare();
@@ -208,9 +211,8 @@ Status FileScan::Prepare() {
       for (int rg = 0; rg < reader_->num_row_groups(); ++rg) {
         for (int c = descriptor.field_first_column(f);
              c < descriptor.field_first_column(f) + descriptor.field_num_columns(f); ++c) {
-          const auto& meta =
-              reader_->metadata().row_groups[static_cast<size_t>(rg)].columns[static_cast<size_t>(c)].meta_data;
-          if (meta) bytes += meta->total_compressed_size;
+          const parquet::ColumnChunk* chunk = reader_->metadata().chunk(rg, c);
+          if (chunk != nullptr && chunk->meta_data) bytes += chunk->meta_data->total_compressed_size;
         }
       }
       if (cheapest_bytes < 0 || bytes < cheapest_bytes) {
@@ -235,9 +237,8 @@ Status FileScan::Prepare() {
     for (const int f : charged) {
       for (int c = descriptor.field_first_column(f);
            c < descriptor.field_first_column(f) + descriptor.field_num_columns(f); ++c) {
-        const auto& meta =
-            reader_->metadata().row_groups[static_cast<size_t>(rg)].columns[static_cast<size_t>(c)].meta_data;
-        if (meta) bytes += meta->total_compressed_size;
+        const parquet::ColumnChunk* chunk = reader_->metadata().chunk(rg, c);
+        if (chunk != nullptr && chunk->meta_data) bytes += chunk->meta_data->total_compressed_size;
       }
     }
     chunk_bytes_ = std::max(chunk_bytes_, bytes);
@@ -279,6 +280,9 @@ Result<std::shared_ptr<RecordBatch>> FileScan::Next() {
       STRATA_ASSIGN_OR_RETURN(by_field[static_cast<size_t>(d)], Conform(batch->column(static_cast<int>(p)), d));
       present[static_cast<size_t>(d)] = &by_field[static_cast<size_t>(d)];
     }
+    // The reader's last column after the fields read, with row numbers.
+    Array row_numbers;
+    if (!plan_->row_number_column.empty()) row_numbers = batch->column(static_cast<int>(read_fields_.size()));
     if (post_filter_) {
       STRATA_ASSIGN_OR_RETURN(expr::Selection selection, expr::Evaluate(*post_filter_, present, rows, pool));
       if (selection.selected == 0) continue;
@@ -287,6 +291,9 @@ Result<std::shared_ptr<RecordBatch>> FileScan::Next() {
           if (present[d] == nullptr) continue;
           STRATA_ASSIGN_OR_RETURN(by_field[d],
                                   Filter(by_field[d], selection.bits->data(), 0, selection.selected, pool));
+        }
+        if (!plan_->row_number_column.empty()) {
+          STRATA_ASSIGN_OR_RETURN(row_numbers, Filter(row_numbers, selection.bits->data(), 0, selection.selected, pool));
         }
         rows = selection.selected;
       }
@@ -305,9 +312,36 @@ Result<std::shared_ptr<RecordBatch>> FileScan::Next() {
         columns.push_back(std::move(nulls));
       }
     }
+    if (!plan_->row_number_column.empty()) columns.push_back(std::move(row_numbers));
+    if (!plan_->file_path_column.empty()) {
+      STRATA_ASSIGN_OR_RETURN(Array paths, FilePathColumn(rows));
+      columns.push_back(std::move(paths));
+    }
     rows_returned_ += rows;
     return std::make_shared<RecordBatch>(plan_->output_schema, rows, std::move(columns));
   }
+}
+
+Result<Array> FileScan::FilePathColumn(int64_t rows) {
+  MemoryPool* pool = plan_->dataset->pool();
+  if (path_dictionary_ == nullptr) {
+    const std::string& path = plan_->dataset->files()[file_].path;
+    const auto length = static_cast<int64_t>(path.size());
+    STRATA_ASSIGN_OR_RETURN(auto offsets, AllocateBuffer(pool, 2 * static_cast<int64_t>(sizeof(int32_t))));
+    if (length > INT32_MAX) return Status::Invalid("dataset: a file path of {} bytes", length);
+    offsets->mutable_data_as<int32_t>()[0] = 0;
+    offsets->mutable_data_as<int32_t>()[1] = static_cast<int32_t>(length);
+    STRATA_ASSIGN_OR_RETURN(auto bytes, AllocateBuffer(pool, length));
+    if (length > 0) std::memcpy(bytes->mutable_data(), path.data(), path.size());
+    path_dictionary_ = ArrayData::Make(utf8(), 1, {nullptr, std::move(offsets), std::move(bytes)}, 0);
+  }
+  // Every row's index is 0: the one path.
+  STRATA_ASSIGN_OR_RETURN(auto indices, AllocateBuffer(pool, rows * static_cast<int64_t>(sizeof(int32_t))));
+  if (rows > 0) std::memset(indices->mutable_data(), 0, static_cast<size_t>(rows) * sizeof(int32_t));
+  auto data = ArrayData::Make(plan_->output_schema->field(plan_->output_schema->num_fields() - 1)->type(), rows,
+                              {nullptr, std::move(indices)}, 0);
+  data->dictionary = path_dictionary_;
+  return Array(std::move(data));
 }
 
 parquet::PruningStats FileScan::stats() const {

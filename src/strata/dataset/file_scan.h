@@ -26,6 +26,9 @@ struct ScanPlan {
   expr::PredicatePtr predicate;    // bound to the dataset schema; null: every row
   parquet::BatchReadOptions read;  // batch_rows, threads, read_ahead_bytes; columns per file
   parquet::FilterOptions pruning;
+  // ScanOptions' virtual columns, after the output fields (empty: none).
+  std::string row_number_column;
+  std::string file_path_column;
 };
 
 // False when no row of file `file` can match: some partition value rules the predicate out
@@ -53,6 +56,8 @@ class FileScan {
   FileScan() = default;
   Status Prepare();
   Result<Array> Conform(const Array& array, int dataset_field) const;
+  // ScanPlan::file_path_column for `rows` rows.
+  Result<Array> FilePathColumn(int64_t rows);
 
   const ScanPlan* plan_ = nullptr;
   size_t file_ = 0;
@@ -62,6 +67,8 @@ class FileScan {
   std::vector<int> field_map_;
   // The dataset field of each column the reader returns.
   std::vector<int> read_fields_;
+  // file_path_column's dictionary: the one path (made with the first batch).
+  std::shared_ptr<ArrayData> path_dictionary_;
   // The filter in dataset terms, evaluated on the conformed batch when some of its leaves
   // cannot be given to the file's reader (a date32 file column of a date64 dataset column:
   // literals are in the dataset type's unit). Null when the reader applies all of it.

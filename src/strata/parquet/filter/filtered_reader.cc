@@ -86,7 +86,9 @@ Result<std::unique_ptr<FilteredBatchReader>> FilteredBatchReader::Make(FileReade
 
   std::vector<int> output_fields = options.columns;
   if (output_fields.empty()) {
-    for (int i = 0; i < file_schema.num_fields(); ++i) output_fields.push_back(i);
+    for (int i = 0; i < file_schema.num_fields(); ++i) {
+      if (file->has_field_metadata(i)) output_fields.push_back(i);  // (FileReaderOptions::columns)
+    }
   }
   for (const int f : output_fields) {
     if (f < 0 || f >= file_schema.num_fields()) {
@@ -127,6 +129,11 @@ Result<std::unique_ptr<FilteredBatchReader>> FilteredBatchReader::Make(FileReade
     STRATA_ASSIGN_OR_RETURN(impl.pruner, filter::RowGroupPruner::Make(file, filter.predicate, pruner_options));
   }
   for (size_t i = 0; i < output_fields.size(); ++i) impl.output_positions.push_back(i);
+  if (!file->options().row_number_column.empty()) {
+    // The batch reader's last column, after the fields it reads (FileReaderOptions::row_number_column).
+    impl.output_positions.push_back(read_fields.size());
+    output_schema_fields.push_back(std::make_shared<Field>(file->options().row_number_column, int64(), false));
+  }
   impl.schema = std::make_shared<Schema>(std::move(output_schema_fields), file_schema.metadata());
 
   std::vector<int> row_groups = options.row_groups;
@@ -145,8 +152,9 @@ Result<std::unique_ptr<FilteredBatchReader>> FilteredBatchReader::Make(FileReade
     for (const int f : read_fields) {
       const int first = descriptor.field_first_column(f);
       for (int c = first; c < first + descriptor.field_num_columns(f); ++c) {
-        const auto& meta = group.columns[static_cast<size_t>(c)].meta_data;
-        if (!meta) continue;
+        const ColumnChunk* chunk = file->metadata().chunk(rg, c);
+        if (chunk == nullptr || !chunk->meta_data) continue;
+        const auto& meta = chunk->meta_data;
         bytes += meta->total_compressed_size;
         impl.stats.pages += DataPages(*meta);
       }

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -285,6 +286,85 @@ TEST_F(GeneratedFileTest, SameRowsAtEveryThreadCount) {
     const FilteredResult two = Check(text, {}, {}, 2);
     EXPECT_TRUE(one.rows == two.rows) << text;
   }
+}
+
+// FileReaderOptions::row_number_column: in this file id is the row's position, so every
+// batch's row numbers must equal its ids, whatever statistics, Bloom filters and the page
+// index skipped, with late materialisation, at 1 and 2 threads, projected or not.
+TEST_F(GeneratedFileTest, RowNumbersAreFilePositionsThroughEveryPruning) {
+  FileReaderOptions with_numbers;
+  with_numbers.row_number_column = "row";
+  for (const int threads : {1, 2}) {
+    for (const char* text : {"", "id >= 150000 AND id < 150100", "k IN (5, 7) AND f IS NULL", "name = 'name-123456'",
+                             "id < 5000 OR id > 1000000", "s = 'v17' OR id < 10", "id < 0"}) {
+      for (const bool projected : {false, true}) {
+        auto file = FileReader::Open(MakeBufferSource(file_, "written.parquet"), pool_, with_numbers);
+        ASSERT_TRUE(file.ok()) << file.status().ToString();
+        FilterOptions filter;
+        if (*text != '\0') {
+          auto predicate = BindText(text, *(*file)->schema());
+          ASSERT_TRUE(predicate.ok()) << text;
+          filter.predicate = *predicate;
+        }
+        BatchReadOptions options;
+        options.batch_rows = 3000;
+        options.executor = exec::ProcessExecutor(threads);
+        if (projected) options.columns = {5, 0};  // name, id: the row number comes after them
+        auto reader = FilteredBatchReader::Make(file->get(), options, filter);
+        ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+        const Schema& schema = *(*reader)->schema();
+        ASSERT_EQ(schema.field(schema.num_fields() - 1)->name(), "row") << text;
+        const int id = schema.GetFieldIndex("id");
+        int64_t rows = 0;
+        int64_t previous = -1;
+        while (true) {
+          auto batch = (*reader)->Next();
+          ASSERT_TRUE(batch.ok()) << text << ": " << batch.status().ToString();
+          if (*batch == nullptr) break;
+          const PrimitiveArray<int64_t> ids((*batch)->column(id));
+          const PrimitiveArray<int64_t> numbers((*batch)->column(schema.num_fields() - 1));
+          for (int64_t r = 0; r < (*batch)->num_rows(); ++r) {
+            ASSERT_EQ(numbers.Value(r), ids.Value(r)) << text << " threads " << threads;
+            ASSERT_GT(numbers.Value(r), previous) << text;
+            previous = numbers.Value(r);
+          }
+          rows += (*batch)->num_rows();
+        }
+        if (*text == '\0') {
+          EXPECT_EQ(rows, kRows);
+        }
+      }
+    }
+  }
+  // Unfiltered, decoded a row group per task (ForEachBatch): each batch's numbers are its ids.
+  auto file = FileReader::Open(MakeBufferSource(file_, "written.parquet"), pool_, with_numbers);
+  ASSERT_TRUE(file.ok());
+  BatchReadOptions parallel;
+  parallel.batch_rows = 7000;
+  parallel.executor = exec::ProcessExecutor(2);
+  auto batches = (*file)->ReadBatches(parallel);
+  ASSERT_TRUE(batches.ok());
+  std::atomic<int64_t> rows{0};
+  ASSERT_TRUE((*batches)
+                  ->ForEachBatch([&](size_t, std::shared_ptr<RecordBatch> batch) -> Status {
+                    const PrimitiveArray<int64_t> ids(batch->column(0));
+                    const PrimitiveArray<int64_t> numbers(batch->column(batch->num_columns() - 1));
+                    for (int64_t r = 0; r < batch->num_rows(); ++r) {
+                      if (numbers.Value(r) != ids.Value(r)) return Status::Invalid("row {}", ids.Value(r));
+                    }
+                    rows += batch->num_rows();
+                    return Status::OK();
+                  })
+                  .ok());
+  EXPECT_EQ(rows.load(), kRows);
+  // A file column of the same name would be hidden: refused.
+  FileReaderOptions clash;
+  clash.row_number_column = "k";
+  auto clashing = FileReader::Open(MakeBufferSource(file_, "written.parquet"), pool_, clash);
+  ASSERT_TRUE(clashing.ok());
+  auto refused = (*clashing)->ReadBatches();
+  ASSERT_TRUE(refused.status().IsInvalid());
+  EXPECT_NE(refused.status().message().find("'k'"), std::string::npos) << refused.status().ToString();
 }
 
 TEST_F(GeneratedFileTest, APredicateOfAnotherDomainIsRefused) {

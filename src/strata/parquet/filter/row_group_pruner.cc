@@ -132,9 +132,9 @@ Result<std::unique_ptr<RowGroupPruner>> RowGroupPruner::Make(const FileReader* f
 }
 
 const ColumnMetaData* RowGroupPruner::Metadata(int row_group, int column) const {
-  const RowGroup& rg = file_->metadata().row_groups[static_cast<size_t>(row_group)];
-  if (static_cast<size_t>(column) >= rg.columns.size()) return nullptr;
-  const auto& meta = rg.columns[static_cast<size_t>(column)].meta_data;
+  const ColumnChunk* chunk = file_->metadata().chunk(row_group, column);
+  if (chunk == nullptr) return nullptr;  // not decoded (FileReaderOptions::columns): no pruning by it
+  const auto& meta = chunk->meta_data;
   return meta ? &*meta : nullptr;  // an encrypted column whose key was not given
 }
 

@@ -34,12 +34,20 @@ Result<std::unique_ptr<BatchReader>> BatchReader::Make(FileReader* file, const B
   reader->options_ = options;
   reader->executor_ = options.executor;
   if (options.columns.empty()) {
-    for (int f = 0; f < file->descriptor().num_fields(); ++f) reader->fields_.push_back(f);
+    // Every field, or every field the file was opened for (FileReaderOptions::columns).
+    for (int f = 0; f < file->descriptor().num_fields(); ++f) {
+      if (file->has_field_metadata(f)) reader->fields_.push_back(f);
+    }
   } else {
     for (int f : options.columns) {
       if (f < 0 || f >= file->descriptor().num_fields()) {
         return Status::Invalid("'{}' has {} top-level fields; field {} was asked for", file->source().name(),
                                file->descriptor().num_fields(), f);
+      }
+      if (!file->has_field_metadata(f)) {
+        return Status::Invalid(
+            "'{}': field '{}' was not among the columns the file was opened for (FileReaderOptions::columns)",
+            file->source().name(), file->schema()->field(f)->name());
       }
       reader->fields_.push_back(f);
     }
@@ -77,9 +85,8 @@ Result<std::unique_ptr<BatchReader>> BatchReader::Make(FileReader* file, const B
         const int column = first + leaf;
         bool large = options.large_binary;
         for (size_t r = 0; r < reader->row_groups_.size() && !large; ++r) {
-          const RowGroup& rg = file->metadata().row_groups[static_cast<size_t>(reader->row_groups_[r])];
-          const auto& chunk = rg.columns[static_cast<size_t>(column)];
-          large = chunk.meta_data && ValuesMayPassTwoGiB(*chunk.meta_data);
+          const ColumnChunk* chunk = file->metadata().chunk(reader->row_groups_[r], column);
+          large = chunk != nullptr && chunk->meta_data && ValuesMayPassTwoGiB(*chunk->meta_data);
         }
         if (large) plan->UseLargeOffsets(leaf);
       }
@@ -114,6 +121,21 @@ Result<std::unique_ptr<BatchReader>> BatchReader::Make(FileReader* file, const B
     if (reader->restore_types_.back()) field = field->WithType(restore.retype);
     fields.push_back(std::move(field));
   }
+  const std::string& row_number = file->options().row_number_column;
+  if (!row_number.empty()) {
+    for (const FieldPtr& field : fields) {
+      if (field->name() == row_number) {
+        return Status::Invalid("'{}': the row number column '{}' would hide the file's column of that name",
+                               file->source().name(), row_number);
+      }
+    }
+    fields.push_back(std::make_shared<Field>(row_number, int64(), /*nullable=*/false));
+    int64_t first = 0;
+    for (const RowGroup& rg : file->metadata().row_groups) {
+      reader->first_rows_.push_back(first);
+      first += rg.num_rows;
+    }
+  }
   reader->schema_ = std::make_shared<Schema>(std::move(fields), file->schema()->metadata());
   // Windows shrink with the column count and a pool limit; batches and the bytes read ahead
   // with max_batch_bytes and the limit (memory_limit_fit.h).
@@ -121,7 +143,7 @@ Result<std::unique_ptr<BatchReader>> BatchReader::Make(FileReader* file, const B
   int64_t leaves = 0;
   for (int f : reader->fields_) leaves += file->descriptor().field_num_columns(f);
   FitPageReadToColumns(file->pool()->limit(), leaves, &reader->page_options_);
-  FitBatchRead(file->pool()->limit(), file->descriptor(), file->metadata().row_groups, reader->row_groups_,
+  FitBatchRead(file->pool()->limit(), file->descriptor(), file->metadata(), reader->row_groups_,
                reader->fields_, &reader->options_);
   if (options.executor.parallel() && reader->options_.read_ahead_bytes > 0) {
     // Read-ahead is optional work: a row group that does not fit is opened when reached.
@@ -313,6 +335,7 @@ void BatchReader::ReadAhead(size_t index) {
 Result<std::unique_ptr<BatchReader::OpenedRowGroup>> BatchReader::OpenReaders(int row_group,
                                                                                bool parallel_fields) const {
   auto opened = std::make_unique<OpenedRowGroup>();
+  opened->row_group = row_group;
   opened->readers.resize(fields_.size());
   opened->nested_readers.resize(fields_.size());
   // Each task fills only its field's slots.
@@ -330,7 +353,8 @@ Status BatchReader::OpenField(int row_group, size_t i, OpenedRowGroup* out) cons
   const SchemaDescriptor& descriptor = file_->descriptor();
   const int column = descriptor.field_first_column(fields_[i]);
   STRATA_ASSIGN_OR_RETURN(auto pages, OpenPages(row_group, column));
-  const ColumnMetaData& meta = *rg.columns[static_cast<size_t>(column)].meta_data;
+  // OpenPages found the chunk and its metadata.
+  const ColumnMetaData& meta = *file_->metadata().chunk(row_group, column)->meta_data;
   auto reader = ColumnReader::Make(descriptor.column(column), meta, rg.num_rows, output_types_[i], std::move(pages),
                                    file_->pool(), page_options_);
   if (!reader.ok()) return reader.status().WithContext(fmt::format("'{}'", file_->source().name()));
@@ -353,12 +377,13 @@ Result<std::unique_ptr<NestedColumnReader>> BatchReader::OpenNestedField(int row
     }
     const int column = first + leaf;
     STRATA_ASSIGN_OR_RETURN(auto pages, OpenPages(row_group, column));
-    const ColumnMetaData& meta = *rg.columns[static_cast<size_t>(column)].meta_data;
+    const ColumnChunk& chunk = *file_->metadata().chunk(row_group, column);  // OpenPages found it
+    const ColumnMetaData& meta = *chunk.meta_data;
     const AssemblyNode& node = plan.leaf_node(leaf);
     STRATA_ASSIGN_OR_RETURN(auto reader, NestedLeafReader::Make(descriptor.column(column), meta, rg.num_rows,
                                                                 node.slot_def, node.type, std::move(pages),
                                                                 file_->pool()));
-    if (options_.batch_rows < rg.num_rows && rg.columns[static_cast<size_t>(column)].offset_index_offset) {
+    if (options_.batch_rows < rg.num_rows && chunk.offset_index_offset) {
       // Batches smaller than the row group are sized from the page index (level histograms,
       // unencoded bytes per page) rather than grown; a page index that does not read only
       // costs that (the averages size the batches instead).
@@ -420,6 +445,11 @@ Result<std::shared_ptr<RecordBatch>> BatchReader::ReadRowGroupBatch(OpenedRowGro
     group->carry[i] = columns[i].Slice(cut, extra);
     columns[i] = columns[i].Slice(0, cut);
     group->carry_rows = group->carry_rows == 0 ? extra : std::min(group->carry_rows, extra);
+  }
+  if (!first_rows_.empty()) {
+    const int64_t done = file_->metadata().row_groups[static_cast<size_t>(group->row_group)].num_rows - group->rows_left;
+    STRATA_ASSIGN_OR_RETURN(Array numbers, RowNumbers(group->row_group, done, cut));
+    columns.push_back(std::move(numbers));
   }
   group->rows_left -= cut;
   return std::make_shared<RecordBatch>(schema_, cut, std::move(columns));
@@ -489,8 +519,16 @@ Array BatchReader::RestoreType(size_t position, ArrayDataPtr data) const {
   return Array(std::move(relabelled));
 }
 
+Result<Array> BatchReader::RowNumbers(int row_group, int64_t position, int64_t rows) const {
+  STRATA_ASSIGN_OR_RETURN(auto values, AllocateBuffer(file_->pool(), rows * static_cast<int64_t>(sizeof(int64_t))));
+  int64_t* out = values->mutable_data_as<int64_t>();
+  const int64_t first = first_rows_[static_cast<size_t>(row_group)] + position;
+  for (int64_t i = 0; i < rows; ++i) out[i] = first + i;
+  return Array(ArrayData::Make(int64(), rows, {nullptr, std::move(values)}, 0));
+}
+
 Array BatchReader::AsFileType(size_t position, const Array& column) const {
-  if (restore_types_[position] == nullptr) return column;
+  if (is_row_number(position) || restore_types_[position] == nullptr) return column;
   auto data = std::make_shared<ArrayData>(*column.data());
   data->type = file_->schema()->field(fields_[position])->type();
   return Array(std::move(data));
@@ -544,6 +582,7 @@ Status BatchReader::SkipFields(const std::vector<size_t>& positions, int64_t row
   if (current_.carry.size() != current_.readers.size()) current_.carry.assign(current_.readers.size(), std::nullopt);
   STRATA_RETURN_NOT_OK(ForEachField(positions.size(), [&](size_t k) -> Status {
     const size_t i = positions[k];
+    if (is_row_number(i)) return Status::OK();  // computed from the position, nothing to skip
     int64_t left = rows;
     if (current_.carry[i]) {
       const int64_t carried = current_.carry[i]->length();
@@ -564,6 +603,10 @@ Status BatchReader::ReadFields(const std::vector<size_t>& positions, int64_t row
   if (current_.carry.size() != current_.readers.size()) current_.carry.assign(current_.readers.size(), std::nullopt);
   return ForEachField(positions.size(), [&](size_t k) -> Status {
     const size_t i = positions[k];
+    if (is_row_number(i)) {
+      STRATA_ASSIGN_OR_RETURN((*columns)[i], RowNumbers(current_row_group_, row_group_position(), rows));
+      return Status::OK();
+    }
     if (current_.carry[i]) {
       // Rows decoded before (a batch cut short at 2 GiB of string data): they come first.
       Array carried = std::move(*current_.carry[i]);
@@ -587,6 +630,10 @@ Status BatchReader::GiveBackRows(const std::vector<size_t>& positions, int64_t r
     Array& column = (*columns)[i];
     const int64_t extra = column.length() - rows;
     if (extra <= 0) continue;
+    if (is_row_number(i)) {  // recomputed from the position by the next ReadFields
+      column = column.Slice(0, rows);
+      continue;
+    }
     Array rest = column.Slice(rows, extra);
     if (current_.carry[i]) {
       // The column came from the carry (ReadFields reads afresh only without one): what it

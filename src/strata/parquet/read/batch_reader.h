@@ -102,6 +102,7 @@ class BatchReader {
   // One row group's column readers (per selected field a flat reader or a nested one), and
   // where its batches stand.
   struct OpenedRowGroup {
+    int row_group = -1;
     std::vector<std::unique_ptr<ColumnReader>> readers;
     std::vector<std::unique_ptr<NestedColumnReader>> nested_readers;
     int64_t rows_left = 0;  // rows not returned yet, the carried ones included
@@ -141,6 +142,10 @@ class BatchReader {
   void RecountCarriedRows();
   // A decoded column of the field at `position`, its type relabelled when restore_types_ says.
   Array RestoreType(size_t position, ArrayDataPtr data) const;
+  // The row number column (FileReaderOptions::row_number_column) of `rows` rows from
+  // `position` of `row_group`. Its place in the schema is fields_.size(), after the fields.
+  Result<Array> RowNumbers(int row_group, int64_t position, int64_t rows) const;
+  bool is_row_number(size_t position) const { return position == fields_.size(); }
 
   FileReader* file_ = nullptr;
   BatchReadOptions options_;
@@ -154,6 +159,8 @@ class BatchReader {
   std::vector<TypePtr> output_types_;
   // Per selected field: the zone or duration type its values are relabelled to, or null.
   std::vector<TypePtr> restore_types_;
+  // Per row group of the file, its first row's position in the file (with row numbers only).
+  std::vector<int64_t> first_rows_;
   size_t next_row_group_ = 0;
   int current_row_group_ = -1;
   // The current row group's readers and batch state. Per selected field, one of: a flat

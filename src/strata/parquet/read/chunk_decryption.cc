@@ -6,11 +6,13 @@
 namespace strata::parquet {
 
 Result<std::shared_ptr<ColumnDecryption>> FindChunkDecryption(const FileFooter& footer, std::string_view file_name,
-                                                              int row_group, int position,
+                                                              int row_group, int column,
                                                               std::string_view column_path) {
-  const RowGroup& rg = footer.metadata.row_groups[static_cast<size_t>(row_group)];
-  const ColumnChunk& chunk = rg.columns[static_cast<size_t>(position)];
   auto where = [&] { return fmt::format("'{}', column '{}' (row group {})", file_name, column_path, row_group); };
+  const ColumnChunk* found = footer.metadata.chunk(row_group, column);
+  if (found == nullptr) return Status::Invalid("{}: the footer was decoded without this column", where());
+  const ColumnChunk& chunk = *found;
+  const RowGroup& rg = footer.metadata.row_groups[static_cast<size_t>(row_group)];
   const auto& decryptor = footer.decryptor;
   // DuckDB's files (their footer opens without an AAD) encrypt every column with the footer
   // key but mark none of them.
@@ -38,8 +40,7 @@ Result<std::shared_ptr<ColumnDecryption>> FindChunkDecryption(const FileFooter& 
   decryption->decryptor = decryptor;
   // The AADs carry the writer's ordinals: the row group's own when it stores one.
   decryption->row_group_ordinal = rg.ordinal.value_or(static_cast<int16_t>(row_group));
-  const auto& selected = footer.metadata.selected_columns;
-  decryption->column_ordinal = selected ? (*selected)[static_cast<size_t>(position)] : position;
+  decryption->column_ordinal = column;
   decryption->column_path = std::string(column_path);
   return decryption;
 }

@@ -14,14 +14,14 @@
 
 namespace strata::parquet {
 
-// The decryption of chunk `position` of row group `row_group` (indexes into
-// footer.metadata.row_groups and its columns; the AAD's column ordinal is the file's column
-// index, mapped through selected_columns after a selective decode). nullptr when the chunk is
+// The decryption of leaf column `column` (counted in the file, as FileMetaData::chunk counts)
+// of row group `row_group`; the AAD's column ordinal is that index. nullptr when the chunk is
 // not encrypted. Invalid naming the column (`column_path`, dotted) and how to give its key when
-// the key is not known; NotImplemented for crypto metadata of an unknown kind. The result
-// shares the footer's decryptor. has_dictionary_page is left false (the page reader's concern).
+// the key is not known, or when the footer was decoded without that column; NotImplemented for
+// crypto metadata of an unknown kind. The result shares the footer's decryptor.
+// has_dictionary_page is left false (the page reader's concern).
 Result<std::shared_ptr<ColumnDecryption>> FindChunkDecryption(const FileFooter& footer, std::string_view file_name,
-                                                              int row_group, int position,
+                                                              int row_group, int column,
                                                               std::string_view column_path);
 
 }  // namespace strata::parquet

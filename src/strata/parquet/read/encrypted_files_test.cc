@@ -147,6 +147,19 @@ TEST_P(EncryptedFilesTest, ReadsToTheValuesWritten) {
   auto streamed = ReadWith(strata::testing::ParquetTestingFile(file.path), page_by_page);
   ASSERT_TRUE(streamed.ok()) << file.path << " page by page: " << streamed.status().ToString();
   ExpectGeneratedValues(**streamed, std::string(file.path) + " page by page");
+  // Opened for three columns: their modules' AADs carry the file's column ordinals, not the
+  // positions among the chunks decoded.
+  FileReaderOptions some = WithKeys(keys);
+  some.columns = {"flba_field", "double_field", "ba_field"};
+  auto projected = ReadWith(strata::testing::ParquetTestingFile(file.path), some);
+  ASSERT_TRUE(projected.ok()) << file.path << " projected: " << projected.status().ToString();
+  ASSERT_EQ((*projected)->num_columns(), 3) << file.path;
+  for (const char* name : {"flba_field", "double_field", "ba_field"}) {
+    const int got = FieldIndex(**projected, name);
+    const int expected = FieldIndex(**table, name);
+    ASSERT_TRUE(got >= 0 && expected >= 0) << name;
+    EXPECT_TRUE((*projected)->column(got)->Equals(*(*table)->column(expected))) << file.path << " " << name;
+  }
 }
 
 TEST_P(EncryptedFilesTest, AWrongFooterKeyFailsAuthenticationNamingTheModule) {

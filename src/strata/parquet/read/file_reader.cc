@@ -9,6 +9,42 @@
 #include "strata/parquet/read/chunk_decryption.h"
 
 namespace strata::parquet {
+namespace {
+
+// The leaf columns (counted depth-first, as the row groups' chunks are) whose dotted path is
+// one of `names` or lies under one of them. nullopt, so that everything is decoded and the
+// schema's own checks report the problem, when the schema is malformed.
+std::optional<std::vector<int>> LeavesNamed(const std::vector<SchemaElement>& schema,
+                                            const std::vector<std::string>& names) {
+  if (schema.empty()) return std::nullopt;
+  std::vector<int> leaves;
+  std::vector<std::pair<std::string, int32_t>> open;  // (dotted path, children still to come)
+  open.emplace_back("", schema[0].num_children.value_or(0));
+  int leaf = 0;
+  for (size_t i = 1; i < schema.size(); ++i) {
+    while (!open.empty() && open.back().second == 0) open.pop_back();
+    if (open.empty()) return std::nullopt;
+    --open.back().second;
+    std::string path = open.back().first.empty() ? schema[i].name : open.back().first + "." + schema[i].name;
+    const int32_t children = schema[i].num_children.value_or(0);
+    if (children < 0) return std::nullopt;
+    if (children > 0) {
+      open.emplace_back(std::move(path), children);
+      continue;
+    }
+    for (const std::string& name : names) {
+      if (path.size() >= name.size() && path.compare(0, name.size(), name) == 0 &&
+          (path.size() == name.size() || path[name.size()] == '.')) {
+        leaves.push_back(leaf);
+        break;
+      }
+    }
+    ++leaf;
+  }
+  return leaves;
+}
+
+}  // namespace
 
 Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<RandomAccessSource> source, MemoryPool* pool,
                                                      const FileReaderOptions& options) {
@@ -24,7 +60,14 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<RandomAcces
   reader->source_ = std::move(source);
   reader->pool_ = pool;
   reader->options_ = options;
-  auto footer = ReadFooter(*reader->source_, pool, options.footer);
+  FooterReadOptions footer_options = options.footer;
+  if (!options.columns.empty() && !footer_options.decode.column_indices && !footer_options.decode.select_columns) {
+    footer_options.decode.select_columns =
+        [names = options.columns](const std::vector<SchemaElement>& schema) -> Result<std::optional<std::vector<int>>> {
+      return LeavesNamed(schema, names);
+    };
+  }
+  auto footer = ReadFooter(*reader->source_, pool, footer_options);
   if (!footer.ok()) {
     // Footer errors name the file, except the pool's (a refused allocation).
     if (footer.status().message().find(reader->source_->name()) != std::string::npos) return footer.status();
@@ -62,18 +105,47 @@ Result<std::unique_ptr<FileReader>> FileReader::OpenFile(const std::string& path
 
 Status FileReader::CheckRowGroups() const {
   const auto& row_groups = footer_.metadata.row_groups;
-  const bool selective = footer_.metadata.selected_columns.has_value();
+  const auto& selected = footer_.metadata.selected_columns;
+  if (selected && !selected->empty() && selected->back() >= descriptor_->num_columns()) {
+    return Status::Invalid("'{}': column {} was selected; the schema has {} columns", source_->name(), selected->back(),
+                           descriptor_->num_columns());
+  }
   for (size_t r = 0; r < row_groups.size(); ++r) {
     const RowGroup& rg = row_groups[r];
     if (rg.num_rows < 0) {
       return Status::Corrupt("'{}': row group {} declares {} rows", source_->name(), r, rg.num_rows);
     }
-    if (!selective && static_cast<int>(rg.columns.size()) != descriptor_->num_columns()) {
+    const size_t expected = selected ? selected->size() : static_cast<size_t>(descriptor_->num_columns());
+    if (rg.columns.size() != expected) {
       return Status::Corrupt("'{}': row group {} has {} column chunks; the schema has {} columns", source_->name(), r,
                              rg.columns.size(), descriptor_->num_columns());
     }
   }
   return Status::OK();
+}
+
+Status FileReader::NotDecoded(int row_group, int column) const {
+  const std::string& path = descriptor_->column(column).dotted_path;
+  if (row_group < 0 || row_group >= num_row_groups()) {
+    return Status::Invalid("'{}': no row group {} (the file has {})", source_->name(), row_group, num_row_groups());
+  }
+  if (footer_.metadata.selected_columns) {
+    return Status::Invalid(
+        "'{}': column '{}' was not among the columns the reader was opened for (FileReaderOptions::columns), "
+        "so its metadata was not decoded",
+        source_->name(), path);
+  }
+  return Status::Corrupt("'{}': row group {} has no chunk for column '{}'", source_->name(), row_group, path);
+}
+
+bool FileReader::has_field_metadata(int field) const {
+  const auto& selected = footer_.metadata.selected_columns;
+  if (!selected) return true;
+  const int first = descriptor_->field_first_column(field);
+  const int count = descriptor_->field_num_columns(field);
+  auto begin = std::lower_bound(selected->begin(), selected->end(), first);
+  auto end = std::lower_bound(begin, selected->end(), first + count);
+  return end - begin == count;
 }
 
 int64_t FileReader::num_rows() const {
@@ -84,10 +156,12 @@ int64_t FileReader::num_rows() const {
 
 Result<ColumnChunkLocation> FileReader::ChunkLocation(int row_group, int column) const {
   const ColumnDescriptor& descriptor = descriptor_->column(column);
-  const ColumnChunk& chunk = footer_.metadata.row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(column)];
   auto where = [&] {
     return fmt::format("'{}', column '{}' (row group {})", source_->name(), descriptor.dotted_path, row_group);
   };
+  const ColumnChunk* found = footer_.metadata.chunk(row_group, column);
+  if (found == nullptr) return NotDecoded(row_group, column);
+  const ColumnChunk& chunk = *found;
   if (chunk.file_path && !chunk.file_path->empty()) {
     return Status::NotImplemented("{}: the chunk lives in another file ('{}')", where(), *chunk.file_path);
   }
@@ -130,12 +204,13 @@ Result<FileReader::ChunkExtrasSource> FileReader::ChunkExtras(int row_group, int
   if (row_group < 0 || row_group >= num_row_groups()) {
     return Status::Invalid("'{}': no row group {} (the file has {})", source_->name(), row_group, num_row_groups());
   }
-  const auto& chunks = footer_.metadata.row_groups[static_cast<size_t>(row_group)].columns;
-  if (column < 0 || column >= descriptor_->num_columns() || static_cast<size_t>(column) >= chunks.size()) {
+  if (column < 0 || column >= descriptor_->num_columns()) {
     return Status::Invalid("'{}': no column {} in row group {} (the file has {})", source_->name(), column, row_group,
                            descriptor_->num_columns());
   }
-  const ColumnChunk& chunk = chunks[static_cast<size_t>(column)];
+  const ColumnChunk* found = footer_.metadata.chunk(row_group, column);
+  if (found == nullptr) return NotDecoded(row_group, column);
+  const ColumnChunk& chunk = *found;
   const std::string& path = descriptor_->column(column).dotted_path;
   STRATA_ASSIGN_OR_RETURN(auto decryption, FindChunkDecryption(footer_, source_->name(), row_group, column, path));
   if (!chunk.meta_data) {

@@ -54,6 +54,19 @@ struct FileReaderOptions {
   // OpenFile of an s3:// URL: endpoint, region and credentials (what is left empty comes from
   // the environment and ~/.aws, as AWS's tools do).
   s3::S3Options s3;
+  // The columns this reader will read: top-level field names or dotted paths (a struct's
+  // field, a leaf); empty: all. Only their column chunks' metadata is decoded from the footer;
+  // the others are skipped on the wire, so opening 10 columns of a 10,000-column file costs
+  // what those 10 columns' metadata costs (footer.decode.column_indices, when set, wins). A
+  // name the schema lacks selects nothing; reading a column outside the selection fails naming
+  // it. The schema is always whole.
+  std::vector<std::string> columns;
+  // When set, every batch this reader makes (ReadBatches, ReadTable, FilteredBatchReader) ends
+  // with an int64 column of this name holding each row's position in the file: 0-based over
+  // all its row groups, whatever row groups, pages or rows are pruned, filtered or skipped,
+  // at every thread count (DuckDB's file_row_number). Table formats apply deletion vectors
+  // with it. Must not be the name of a field read.
+  std::string row_number_column;
 };
 
 class FileReader {
@@ -91,6 +104,10 @@ class FileReader {
   // Every batch of ReadBatches(options), as one table chunked along the batches.
   Result<std::shared_ptr<Table>> ReadTable(const BatchReadOptions& options = {});
 
+  // Whether the footer's metadata holds every column chunk of top-level field `field`: always,
+  // unless FileReaderOptions::columns left some of its columns out.
+  bool has_field_metadata(int field) const;
+
   // The chunk of `column` in `row_group`, checked against the schema and the file's size.
   Result<ColumnChunkLocation> ChunkLocation(int row_group, int column) const;
 
@@ -108,6 +125,9 @@ class FileReader {
  private:
   FileReader() = default;
   Status CheckRowGroups() const;
+  // The error for a chunk the footer has no metadata for: a column left out by
+  // FileReaderOptions::columns, or a row group short of chunks.
+  Status NotDecoded(int row_group, int column) const;
   // The chunk the page index and Bloom filter accessors read, and its decryption (null when
   // the chunk is plaintext).
   struct ChunkExtrasSource {

@@ -117,6 +117,86 @@ TEST(FileReaderTest, EveryTestingFileReadsOrFailsClearly) {
   EXPECT_GE(read, 35);
 }
 
+// FileReaderOptions::columns: the footer keeps only the named columns' chunks, and what is read
+// from them equals a full open's values.
+TEST(FileReaderTest, OpenedForSomeColumnsDecodesOnlyTheirMetadata) {
+  STRATA_REQUIRE_PARQUET_TESTING();
+  auto pool = MakeSystemMemoryPool();
+  const std::string path = strata::testing::ParquetTestingFile("data/alltypes_tiny_pages.parquet");
+  auto full = FileReader::OpenFile(path, pool.get());
+  ASSERT_TRUE(full.ok()) << full.status().ToString();
+  FileReaderOptions options;
+  options.columns = {"string_col", "id", "no_such_column"};
+  auto some = FileReader::OpenFile(path, pool.get(), options);
+  ASSERT_TRUE(some.ok()) << some.status().ToString();
+  const FileReader& reader = **some;
+  const int id = reader.descriptor().FieldIndex("id");
+  const int strings = reader.descriptor().FieldIndex("string_col");
+  const int bools = reader.descriptor().FieldIndex("bool_col");
+  ASSERT_TRUE(id >= 0 && strings >= 0 && bools >= 0);
+  ASSERT_TRUE(reader.metadata().selected_columns.has_value());
+  EXPECT_EQ(*reader.metadata().selected_columns,
+            (std::vector<int>{reader.descriptor().field_first_column(id), reader.descriptor().field_first_column(strings)}));
+  EXPECT_EQ(reader.schema()->num_fields(), (*full)->schema()->num_fields());  // the schema stays whole
+  EXPECT_LT(reader.footer().metadata_charge.bytes(), (*full)->footer().metadata_charge.bytes() / 2);  // 2 of 13 chunks
+  EXPECT_TRUE(reader.has_field_metadata(id));
+  EXPECT_FALSE(reader.has_field_metadata(bools));
+
+  // Unnamed fields: the selected ones, as a full open reads them.
+  auto selected = (*some)->ReadTable();
+  ASSERT_TRUE(selected.ok()) << selected.status().ToString();
+  ASSERT_EQ((*selected)->num_columns(), 2);
+  BatchReadOptions both;
+  both.columns = {id, strings};
+  auto expected = (*full)->ReadTable(both);
+  ASSERT_TRUE(expected.ok());
+  EXPECT_TRUE((*selected)->Equals(**expected));
+  // The page index of a selected column reads; a column left out fails naming itself.
+  auto index = reader.ReadColumnIndex(0, reader.descriptor().field_first_column(id));
+  ASSERT_TRUE(index.ok()) << index.status().ToString();
+  EXPECT_TRUE(index->has_value());
+  BatchReadOptions other;
+  other.columns = {bools};
+  auto refused = (*some)->ReadBatches(other);
+  ASSERT_TRUE(refused.status().IsInvalid());
+  EXPECT_NE(refused.status().message().find("'bool_col' was not among the columns"), std::string::npos)
+      << refused.status().ToString();
+  auto location = reader.ChunkLocation(0, reader.descriptor().field_first_column(bools));
+  ASSERT_TRUE(location.status().IsInvalid());
+  EXPECT_NE(location.status().message().find("bool_col"), std::string::npos) << location.status().ToString();
+}
+
+// Nested fields select all their leaves by the top-level name, or one leaf by its dotted path.
+TEST(FileReaderTest, OpenedForNestedColumnsReadsThemWhole) {
+  STRATA_REQUIRE_PARQUET_TESTING();
+  auto pool = MakeSystemMemoryPool();
+  const std::string path = strata::testing::ParquetTestingFile("data/nonnullable.impala.parquet");
+  auto full = FileReader::OpenFile(path, pool.get());
+  ASSERT_TRUE(full.ok()) << full.status().ToString();
+  const int nested = (*full)->descriptor().FieldIndex("nested_Struct");
+  const int map = (*full)->descriptor().FieldIndex("Int_Map");
+  ASSERT_TRUE(nested >= 0 && map >= 0);
+  FileReaderOptions options;
+  options.columns = {"Int_Map", "nested_Struct"};
+  auto some = FileReader::OpenFile(path, pool.get(), options);
+  ASSERT_TRUE(some.ok()) << some.status().ToString();
+  EXPECT_EQ(static_cast<int>((*some)->metadata().selected_columns->size()),
+            (*full)->descriptor().field_num_columns(nested) + (*full)->descriptor().field_num_columns(map));
+  BatchReadOptions read;
+  read.columns = {map, nested};
+  auto got = (*some)->ReadTable(read);
+  auto expected = (*full)->ReadTable(read);
+  ASSERT_TRUE(got.ok() && expected.ok()) << got.status().ToString();
+  EXPECT_TRUE((*got)->Equals(**expected));
+
+  options.columns = {"nested_Struct.a"};  // one leaf of the struct: the struct is not whole
+  auto leaf = FileReader::OpenFile(path, pool.get(), options);
+  ASSERT_TRUE(leaf.ok()) << leaf.status().ToString();
+  EXPECT_EQ((*leaf)->metadata().selected_columns->size(), 1u);
+  EXPECT_FALSE((*leaf)->has_field_metadata(nested));
+  EXPECT_TRUE((*leaf)->ReadBatches(read).status().IsInvalid());
+}
+
 TEST(FileReaderTest, BadOptionsAreInvalid) {
   STRATA_REQUIRE_PARQUET_TESTING();
   auto pool = MakeSystemMemoryPool();

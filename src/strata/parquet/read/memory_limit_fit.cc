@@ -34,25 +34,26 @@ void FitPageReadToColumns(int64_t limit, int64_t columns, PageReadOptions* optio
   options->whole_chunk_read_limit = std::min(options->whole_chunk_read_limit, share);
 }
 
-double EstimatedDecodedBytesPerRow(const SchemaDescriptor& descriptor, const RowGroup& row_group,
+double EstimatedDecodedBytesPerRow(const SchemaDescriptor& descriptor, const FileMetaData& metadata, int row_group,
                                    const std::vector<int>& fields) {
-  if (row_group.num_rows <= 0) return 0;
+  if (row_group < 0 || static_cast<size_t>(row_group) >= metadata.row_groups.size()) return 0;
+  const int64_t rows = metadata.row_groups[static_cast<size_t>(row_group)].num_rows;
+  if (rows <= 0) return 0;
   double bytes = 0;
   for (int f : fields) {
     const int first = descriptor.field_first_column(f);
     for (int c = first; c < first + descriptor.field_num_columns(f); ++c) {
-      if (static_cast<size_t>(c) >= row_group.columns.size() || !row_group.columns[static_cast<size_t>(c)].meta_data) {
-        continue;
-      }
-      const ColumnMetaData& meta = *row_group.columns[static_cast<size_t>(c)].meta_data;
+      const ColumnChunk* chunk = metadata.chunk(row_group, c);
+      if (chunk == nullptr || !chunk->meta_data) continue;
+      const ColumnMetaData& meta = *chunk->meta_data;
       bytes += static_cast<double>(
           std::max(meta.total_uncompressed_size, meta.num_values * DecodedWidth(descriptor.column(c))));
     }
   }
-  return bytes / static_cast<double>(row_group.num_rows);
+  return bytes / static_cast<double>(rows);
 }
 
-void FitBatchRead(int64_t limit, const SchemaDescriptor& descriptor, const std::vector<RowGroup>& row_groups,
+void FitBatchRead(int64_t limit, const SchemaDescriptor& descriptor, const FileMetaData& metadata,
                   const std::vector<int>& selected_row_groups, const std::vector<int>& fields,
                   BatchReadOptions* options) {
   double batch_bytes = options->max_batch_bytes > 0 ? static_cast<double>(options->max_batch_bytes) : 0;
@@ -63,7 +64,7 @@ void FitBatchRead(int64_t limit, const SchemaDescriptor& descriptor, const std::
   if (batch_bytes <= 0) return;
   double widest = 0;
   for (int r : selected_row_groups) {
-    widest = std::max(widest, EstimatedDecodedBytesPerRow(descriptor, row_groups[static_cast<size_t>(r)], fields));
+    widest = std::max(widest, EstimatedDecodedBytesPerRow(descriptor, metadata, r, fields));
   }
   if (widest > 0 && static_cast<double>(options->batch_rows) * widest > batch_bytes) {
     options->batch_rows = std::max<int64_t>(1, static_cast<int64_t>(batch_bytes / widest));

@@ -20,17 +20,18 @@ class SchemaDescriptor;
 // window.
 void FitPageReadToColumns(int64_t limit, int64_t columns, PageReadOptions* options);
 
-// Decoded bytes per row of `fields` (top-level field indices) in `row_group`, estimated from
+// Decoded bytes per row of `fields` (top-level field indices) in row group `row_group` of
+// `metadata`, estimated from
 // its chunks' metadata: the larger of the chunk's uncompressed size and its values at their
 // decoded width (8 bytes for variable-length values: an offset and a few bytes), over its rows.
-double EstimatedDecodedBytesPerRow(const SchemaDescriptor& descriptor, const RowGroup& row_group,
+double EstimatedDecodedBytesPerRow(const SchemaDescriptor& descriptor, const FileMetaData& metadata, int row_group,
                                    const std::vector<int>& fields);
 
-// Shrinks batch_rows so that a batch of the widest of `row_groups` holds at most
+// Shrinks batch_rows so that a batch of the widest of `selected_row_groups` holds at most
 // options->max_batch_bytes (when set) and, under a pool limit of `limit` bytes (> 0), limit / 8
 // (one row at least); with a limit, read_ahead_bytes shrinks to limit / 16 and
 // row_groups_at_once_bytes to limit / 8. Options already smaller stay.
-void FitBatchRead(int64_t limit, const SchemaDescriptor& descriptor, const std::vector<RowGroup>& row_groups,
+void FitBatchRead(int64_t limit, const SchemaDescriptor& descriptor, const FileMetaData& metadata,
                   const std::vector<int>& selected_row_groups, const std::vector<int>& fields,
                   BatchReadOptions* options);
 

@@ -334,14 +334,35 @@ Status Decode(CompactReader& reader, FileMetaData* out, const FileMetaDataDecode
     selection.erase(std::unique(selection.begin(), selection.end()), selection.end());
   }
   const std::vector<int>* selected = options.column_indices ? &selection : nullptr;
+  bool schema_seen = false;
+  // Asks options.select_columns, once, which columns to keep, when the row groups come after
+  // the schema.
+  auto select_by_schema = [&]() -> Status {
+    if (selected != nullptr || !options.select_columns || !schema_seen) return Status::OK();
+    STRATA_ASSIGN_OR_RETURN(auto chosen, options.select_columns(out->schema));
+    if (!chosen) return Status::OK();
+    selection = std::move(*chosen);
+    for (int index : selection) {
+      if (index < 0) return Status::Invalid("selected column index {} is negative", index);
+    }
+    std::sort(selection.begin(), selection.end());
+    selection.erase(std::unique(selection.begin(), selection.end()), selection.end());
+    selected = &selection;
+    return Status::OK();
+  };
   STRATA_RETURN_NOT_OK(DecodeStruct(
       reader, "FileMetaData", {{1, "version"}, {2, "schema"}, {3, "num_rows"}, {4, "row_groups"}},
       [&](const FieldHeader& f) -> Status {
         switch (f.id) {
           case 1: return ReadField(reader, f, "version", &out->version);
-          case 2: return ReadField(reader, f, "schema", &out->schema);
+          case 2:
+            schema_seen = true;
+            return ReadField(reader, f, "schema", &out->schema);
           case 3: return ReadField(reader, f, "num_rows", &out->num_rows);
-          case 4: return DecodeRowGroups(reader, f, selected, &out->row_groups);
+          case 4: {
+            STRATA_RETURN_NOT_OK(select_by_schema());
+            return DecodeRowGroups(reader, f, selected, &out->row_groups);
+          }
           case 5: return ReadField(reader, f, "key_value_metadata", &out->key_value_metadata);
           case 6: return ReadField(reader, f, "created_by", &out->created_by);
           case 7: return ReadField(reader, f, "column_orders", &out->column_orders);
@@ -352,6 +373,18 @@ Status Decode(CompactReader& reader, FileMetaData* out, const FileMetaDataDecode
       }));
   if (selected != nullptr) out->selected_columns = std::move(selection);
   return Status::OK();
+}
+
+const ColumnChunk* FileMetaData::chunk(int row_group, int column) const {
+  if (row_group < 0 || static_cast<size_t>(row_group) >= row_groups.size() || column < 0) return nullptr;
+  const std::vector<ColumnChunk>& columns = row_groups[static_cast<size_t>(row_group)].columns;
+  size_t position = static_cast<size_t>(column);
+  if (selected_columns) {
+    auto it = std::lower_bound(selected_columns->begin(), selected_columns->end(), column);
+    if (it == selected_columns->end() || *it != column) return nullptr;
+    position = static_cast<size_t>(it - selected_columns->begin());
+  }
+  return position < columns.size() ? &columns[position] : nullptr;
 }
 
 void Encode(CompactWriter& writer, const FileMetaData& value) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -264,12 +265,22 @@ struct FileMetaData {
   // row_groups[r].columns[k] is column selected_columns[k] of the file.
   std::optional<std::vector<int>> selected_columns;
   bool operator==(const FileMetaData&) const = default;
+
+  // Leaf column `column` (counted in the file) of row group `row_group`, through
+  // selected_columns after a selective decode; nullptr when the row group or the column is out
+  // of range or the column was not decoded.
+  const ColumnChunk* chunk(int row_group, int column) const;
 };
 
 struct FileMetaDataDecodeOptions {
   // When set, ColumnChunk structs of other columns are skipped on the wire (nothing is allocated
   // for them). Indices count leaf columns from 0; each must exist in every row group.
   std::optional<std::vector<int>> column_indices;
+  // Without column_indices: called with the schema once it is decoded, before the row groups,
+  // and its answer (unset: every column) is used as column_indices would be. Lets a reader pick
+  // columns by name in one pass over the footer. Not called when a footer puts its row groups
+  // before its schema (no writer does; every column is then decoded).
+  std::function<Result<std::optional<std::vector<int>>>(const std::vector<SchemaElement>& schema)> select_columns;
   Status Validate() const;
 };
 

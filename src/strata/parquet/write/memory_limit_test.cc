@@ -69,11 +69,11 @@ TEST_F(MemoryLimitTest, TheWriterEndsRowGroupsEarlyAndTheReaderShrinksItsBatches
   // The fit, from the footer: 8 bytes a row and column at least (PLAIN int64 pages hold a bit more).
   std::vector<int> fields(kColumns);
   for (int c = 0; c < kColumns; ++c) fields[static_cast<size_t>(c)] = c;
-  const double per_row = EstimatedDecodedBytesPerRow((*file)->descriptor(), (*file)->metadata().row_groups[0], fields);
+  const double per_row = EstimatedDecodedBytesPerRow((*file)->descriptor(), (*file)->metadata(), 0, fields);
   EXPECT_GE(per_row, kColumns * 8);
   EXPECT_LE(per_row, kColumns * 8 * 1.1);
   BatchReadOptions fitted;
-  FitBatchRead(kLimit, (*file)->descriptor(), (*file)->metadata().row_groups, {0}, fields, &fitted);
+  FitBatchRead(kLimit, (*file)->descriptor(), (*file)->metadata(), {0}, fields, &fitted);
   EXPECT_EQ(fitted.batch_rows, static_cast<int64_t>(static_cast<double>(kLimit / 8) / per_row));
   EXPECT_EQ(fitted.read_ahead_bytes, kLimit / 16);
   EXPECT_EQ(fitted.row_groups_at_once_bytes, kLimit / 8);
