@@ -617,6 +617,7 @@ Result<WrittenChunk> ColumnChunkWriter::WriteChunk(OutputSink* sink) { return im
 Result<std::optional<std::pair<int64_t, int32_t>>> ColumnChunkWriter::WriteBloomFilter(OutputSink* sink) {
   return impl_->WriteBloomFilter(sink);
 }
+Status ColumnChunkWriter::ReleaseBuffers() { return impl_->ReleaseBuffers(); }
 int64_t ColumnChunkWriter::buffered_bytes() const { return impl_->buffered_bytes(); }
 int64_t ColumnChunkWriter::num_rows() const { return impl_->num_rows(); }
 int64_t ColumnChunkWriter::memory_size() const { return impl_->memory_size(); }

@@ -48,6 +48,8 @@ class ColumnChunkWriter {
 
   // Encoded bytes this chunk holds so far (pages done, the current page's values, the
   // dictionary): what the row-group byte limit counts.
+  // After WriteChunk: frees the buffers the next chunk would reuse (the Bloom filter stays).
+  Status ReleaseBuffers();
   int64_t buffered_bytes() const;
   // Rows written to this chunk so far.
   int64_t num_rows() const;

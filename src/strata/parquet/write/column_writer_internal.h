@@ -89,6 +89,25 @@ class ColumnChunkWriter::Impl {
   Status Write(const ShreddedLeaf& leaf);
   Status FinishChunk();
   Result<WrittenChunk> WriteChunk(OutputSink* sink);
+  // After WriteChunk: frees what the next chunk would reuse (page, level, encoding and
+  // compression buffers, the chunk's blocks, the dictionary's table and entries). A writer that
+  // encodes a few columns at a time (FileWriter::WriteRowGroupByColumn) would otherwise keep
+  // every column's. The Bloom filter stays until it is written.
+  Status ReleaseBuffers() {
+    for (ResizableBuffer* buffer : {&values_, &encoded_, &def_bytes_, &rep_bytes_, &def_bits_, &dictionary_scratch_,
+                                    &sealed_dictionary_body_, &dictionary_values_, &remap_, &gathered_}) {
+      buffer->Release();
+    }
+    chunk_.Release();
+    pages_.ReleaseScratch();
+    input_dictionary_.reset();
+    remap_valid_ = false;
+    if (dictionary_ != nullptr) {
+      const int width = column_.physical_type == PhysicalType::kByteArray ? 0 : gatherer_.value_width();
+      STRATA_ASSIGN_OR_RETURN(dictionary_, DictionaryEncoder::Make(pool_, width));
+    }
+    return Status::OK();
+  }
   Result<std::optional<std::pair<int64_t, int32_t>>> WriteBloomFilter(OutputSink* sink);
 
   int64_t buffered_bytes() const {

@@ -199,17 +199,86 @@ Status FileWriter::EncodeRows(const std::vector<Array>& columns, int64_t offset,
   // One task per top-level field: its levels, then its leaves (the builder's buffers are the
   // field's own). Each column writes only its own state, so the bytes do not depend on threads.
   return ForEach(static_cast<int>(columns.size()), [&](int field) -> Status {
-    const ArrayDataPtr& data = columns[static_cast<size_t>(field)].data();
-    const bool whole = offset == 0 && length == data->length;
-    ArrayDataPtr slice = whole ? data : data->Slice(offset, length);
-    LevelBuilder& builder = *level_builders_[static_cast<size_t>(field)];
-    STRATA_RETURN_NOT_OK(builder.Build(*slice));
-    const int first = schema_.field_first_column[static_cast<size_t>(field)];
-    for (int leaf = 0; leaf < builder.num_leaves(); ++leaf) {
-      STRATA_RETURN_NOT_OK(column_writers_[static_cast<size_t>(first + leaf)]->Write(builder.leaf(leaf)));
-    }
-    return Status::OK();
+    return EncodeField(field, columns[static_cast<size_t>(field)].data(), offset, length);
   });
+}
+
+Status FileWriter::EncodeField(int field, const ArrayDataPtr& data, int64_t offset, int64_t length) {
+  const bool whole = offset == 0 && length == data->length;
+  ArrayDataPtr slice = whole ? data : data->Slice(offset, length);
+  LevelBuilder& builder = *level_builders_[static_cast<size_t>(field)];
+  STRATA_RETURN_NOT_OK(builder.Build(*slice));
+  const int first = schema_.field_first_column[static_cast<size_t>(field)];
+  for (int leaf = 0; leaf < builder.num_leaves(); ++leaf) {
+    STRATA_RETURN_NOT_OK(column_writers_[static_cast<size_t>(first + leaf)]->Write(builder.leaf(leaf)));
+  }
+  return Status::OK();
+}
+
+Status FileWriter::WriteRowGroupByColumn(int64_t rows, const FieldSource& source) {
+  if (closed_) return Status::Invalid("'{}': the writer is {}", sink_->name(), failed_ ? "aborted after an error" : "closed");
+  STRATA_RETURN_NOT_OK(FlushRowGroup());
+  if (rows <= 0) return Status::OK();
+  const int fields = schema_.schema->num_fields();
+  // Each task encodes one field's rows into that field's own level builder and column writers,
+  // so the bytes do not depend on threads. Slices as EncodeRows cuts a batch: the level
+  // builders' scratch stays that of a slice.
+  auto encode_field = [this, rows, &source](int field) -> Result<int> {
+    const FieldPtr& expected = schema_.schema->field(field);
+    // Column by column, a slice need not stay small for the row group's sake (it is whole).
+    const int64_t slice_rows =
+        options_.file.column_by_column
+            ? kMaxSliceRows
+            : std::clamp<int64_t>(options_.file.max_row_group_bytes / (64 * static_cast<int64_t>(column_writers_.size())),
+                                  kMinSliceRows, kMaxSliceRows);
+    int64_t got = 0;
+    STRATA_RETURN_NOT_OK(source(field, [&](const Array& values) -> Status {
+      if (!values.type()->Equals(*expected->type())) {
+        return Status::Invalid("field '{}' is {}, the file's is {}", expected->name(), values.type()->ToString(),
+                               expected->type()->ToString());
+      }
+      if (got + values.length() > rows) {
+        return Status::Invalid("field '{}' has more than the row group's {} rows", expected->name(), rows);
+      }
+      for (int64_t offset = 0; offset < values.length(); offset += slice_rows) {
+        STRATA_RETURN_NOT_OK(
+            EncodeField(field, values.data(), offset, std::min(slice_rows, values.length() - offset)));
+      }
+      got += values.length();
+      return Status::OK();
+    }));
+    if (got != rows) {
+      return Status::Invalid("field '{}' has {} rows; the row group has {}", expected->name(), got, rows);
+    }
+    const int first = schema_.field_first_column[static_cast<size_t>(field)];
+    const int last = schema_.field_first_column[static_cast<size_t>(field) + 1];
+    for (int c = first; c < last; ++c) STRATA_RETURN_NOT_OK(column_writers_[static_cast<size_t>(c)]->FinishChunk());
+    return field;
+  };
+  // A few fields in flight (twice the threads), their chunks written in file order as they
+  // complete: memory is those fields' columns and chunks.
+  const exec::Executor& executor = options_.file.executor;
+  exec::OrderedTaskQueue<int> queue(executor.parallel() ? executor.pool() : nullptr, 2 * executor.threads());
+  RowGroup row_group = BeginRowGroup(rows);
+  int64_t compressed = 0;
+  int submitted = 0;
+  for (int field = 0; field < fields; ++field) {
+    while (submitted < fields && queue.size() < 2 * executor.threads()) {
+      queue.Submit([encode_field, f = submitted]() { return encode_field(f); });
+      ++submitted;
+    }
+    auto done = queue.Next();
+    if (!done.ok()) return Fail(done.status().WithContext(fmt::format("writing '{}'", sink_->name())));
+    const int first = schema_.field_first_column[static_cast<size_t>(field)];
+    const int last = schema_.field_first_column[static_cast<size_t>(field) + 1];
+    for (int c = first; c < last; ++c) {
+      STRATA_RETURN_NOT_OK(AppendChunk(static_cast<size_t>(c), &row_group, &compressed));
+      // Only a few columns are in flight: none keeps its buffers for the next row group.
+      Status released = column_writers_[static_cast<size_t>(c)]->ReleaseBuffers();
+      if (!released.ok()) return Fail(released);
+    }
+  }
+  return EndRowGroup(std::move(row_group), compressed, rows);
 }
 
 Status FileWriter::WriteBatch(const RecordBatch& batch) {
@@ -280,51 +349,65 @@ Status FileWriter::FlushRowGroup() {
   Status status = ForEach(static_cast<int>(column_writers_.size()),
                           [&](int column) { return column_writers_[static_cast<size_t>(column)]->FinishChunk(); });
   if (!status.ok()) return Fail(status.WithContext(fmt::format("writing '{}'", sink_->name())));
+  RowGroup row_group = BeginRowGroup(row_group_rows_);
+  int64_t compressed = 0;
+  for (size_t c = 0; c < column_writers_.size(); ++c) STRATA_RETURN_NOT_OK(AppendChunk(c, &row_group, &compressed));
+  const int64_t rows = row_group_rows_;
+  row_group_rows_ = 0;
+  return EndRowGroup(std::move(row_group), compressed, rows);
+}
+
+RowGroup FileWriter::BeginRowGroup(int64_t rows) const {
   RowGroup row_group;
-  row_group.num_rows = row_group_rows_;
+  row_group.num_rows = rows;
   row_group.file_offset = sink_->position();
   row_group.ordinal = static_cast<int16_t>(metadata_.row_groups.size());
   if (!options_.file.sorting_columns.empty()) row_group.sorting_columns = options_.file.sorting_columns;
+  return row_group;
+}
+
+Status FileWriter::AppendChunk(size_t c, RowGroup* row_group, int64_t* compressed) {
   const int row_group_index = static_cast<int>(metadata_.row_groups.size());
-  int64_t compressed = 0;
-  for (size_t c = 0; c < column_writers_.size(); ++c) {
-    auto written = column_writers_[c]->WriteChunk(sink_.get());
-    if (!written.ok()) return Fail(written.status().WithContext(fmt::format("writing '{}'", sink_->name())));
-    const ColumnMetaData& meta = *written->chunk.meta_data;
-    row_group.total_byte_size += meta.total_uncompressed_size;
-    compressed += meta.total_compressed_size;
-    PendingIndex pending{row_group_index, static_cast<int>(c), 0, 0, 0, 0};
-    // An encrypted column's indexes are kept as modules.
-    const encryption::ColumnEncryptor* encryption = encryptor_ ? encryptor_->column(static_cast<int>(c)) : nullptr;
-    auto keep = [&](encryption::ModuleType type, int64_t* offset, int64_t* length) -> Status {
-      *offset = index_bytes_->size();
-      if (encryption != nullptr) {
-        const std::span<const uint8_t> plain(reinterpret_cast<const uint8_t*>(serialize_scratch_.data()),
-                                             serialize_scratch_.size());
-        STRATA_RETURN_NOT_OK(encryptor_->Encrypt(type, encryption->key, row_group_index, static_cast<int64_t>(c), 0,
-                                                 plain, index_bytes_.get()));
-      } else {
-        STRATA_RETURN_NOT_OK(
-            index_bytes_->Append(serialize_scratch_.data(), static_cast<int64_t>(serialize_scratch_.size())));
-      }
-      *length = index_bytes_->size() - *offset;
-      return Status::OK();
-    };
-    Status kept;
-    if (written->column_index) {
-      serialize_scratch_.clear();
-      SerializeColumnIndex(*written->column_index, &serialize_scratch_);
-      kept = keep(encryption::ModuleType::kColumnIndex, &pending.column_index_offset, &pending.column_index_length);
+  auto written = column_writers_[c]->WriteChunk(sink_.get());
+  if (!written.ok()) return Fail(written.status().WithContext(fmt::format("writing '{}'", sink_->name())));
+  const ColumnMetaData& meta = *written->chunk.meta_data;
+  row_group->total_byte_size += meta.total_uncompressed_size;
+  *compressed += meta.total_compressed_size;
+  PendingIndex pending{row_group_index, static_cast<int>(c), 0, 0, 0, 0};
+  // An encrypted column's indexes are kept as modules.
+  const encryption::ColumnEncryptor* encryption = encryptor_ ? encryptor_->column(static_cast<int>(c)) : nullptr;
+  auto keep = [&](encryption::ModuleType type, int64_t* offset, int64_t* length) -> Status {
+    *offset = index_bytes_->size();
+    if (encryption != nullptr) {
+      const std::span<const uint8_t> plain(reinterpret_cast<const uint8_t*>(serialize_scratch_.data()),
+                                           serialize_scratch_.size());
+      STRATA_RETURN_NOT_OK(encryptor_->Encrypt(type, encryption->key, row_group_index, static_cast<int64_t>(c), 0,
+                                               plain, index_bytes_.get()));
+    } else {
+      STRATA_RETURN_NOT_OK(
+          index_bytes_->Append(serialize_scratch_.data(), static_cast<int64_t>(serialize_scratch_.size())));
     }
-    if (kept.ok() && written->offset_index) {
-      serialize_scratch_.clear();
-      SerializeOffsetIndex(*written->offset_index, &serialize_scratch_);
-      kept = keep(encryption::ModuleType::kOffsetIndex, &pending.offset_index_offset, &pending.offset_index_length);
-    }
-    if (!kept.ok()) return Fail(kept);
-    if (pending.column_index_length > 0 || pending.offset_index_length > 0) pending_indexes_.push_back(pending);
-    row_group.columns.push_back(std::move(written->chunk));
+    *length = index_bytes_->size() - *offset;
+    return Status::OK();
+  };
+  Status kept;
+  if (written->column_index) {
+    serialize_scratch_.clear();
+    SerializeColumnIndex(*written->column_index, &serialize_scratch_);
+    kept = keep(encryption::ModuleType::kColumnIndex, &pending.column_index_offset, &pending.column_index_length);
   }
+  if (kept.ok() && written->offset_index) {
+    serialize_scratch_.clear();
+    SerializeOffsetIndex(*written->offset_index, &serialize_scratch_);
+    kept = keep(encryption::ModuleType::kOffsetIndex, &pending.offset_index_offset, &pending.offset_index_length);
+  }
+  if (!kept.ok()) return Fail(kept);
+  if (pending.column_index_length > 0 || pending.offset_index_length > 0) pending_indexes_.push_back(pending);
+  row_group->columns.push_back(std::move(written->chunk));
+  return Status::OK();
+}
+
+Status FileWriter::EndRowGroup(RowGroup row_group, int64_t compressed, int64_t rows) {
   row_group.total_compressed_size = compressed;
   // Bloom filters right after their row group: they are freed now, not held to the end.
   for (size_t c = 0; c < column_writers_.size(); ++c) {
@@ -336,8 +419,7 @@ Status FileWriter::FlushRowGroup() {
     }
   }
   metadata_.row_groups.push_back(std::move(row_group));
-  rows_written_ += row_group_rows_;
-  row_group_rows_ = 0;
+  rows_written_ += rows;
   return Status::OK();
 }
 

@@ -43,6 +43,17 @@ class FileWriter {
   Status WriteTable(const Table& table);
   // Ends the current row group (a no-op when it holds no rows).
   Status FlushRowGroup();
+
+  // A row group of `rows` rows written column chunk by column chunk: `source(field, emit)`
+  // hands every row of top-level field `field`, in order, to `emit`, one array (of the
+  // schema's type) at a time. Fields are encoded on the writer's threads, a few at a time, and
+  // each column chunk goes to the sink once it and every chunk before it is encoded: the
+  // writer holds a few column chunks, not the row group (a Parquet rewrite of a wide file;
+  // FileWriteOptions::column_by_column keeps its pages whole-sized). The current row group is
+  // flushed first. `source` runs on the writer's threads, for different fields at once.
+  using EmitColumn = std::function<Status(const Array& values)>;
+  using FieldSource = std::function<Status(int field, const EmitColumn& emit)>;
+  Status WriteRowGroupByColumn(int64_t rows, const FieldSource& source);
   // Ends the last row group, writes the page index and footer, and commits the output.
   Status Close();
   // Discards the output (a file sink removes its temporary file); idempotent.
@@ -68,6 +79,14 @@ class FileWriter {
   Status WriteColumns(const std::vector<Array>& columns, int64_t rows);
   // Encodes rows [offset, offset + length) of `columns` into the current row group.
   Status EncodeRows(const std::vector<Array>& columns, int64_t offset, int64_t length);
+  // Encodes rows [offset, offset + length) of `data` into top-level field `field`'s leaves.
+  Status EncodeField(int field, const ArrayDataPtr& data, int64_t offset, int64_t length);
+  // Writes leaf `column`'s finished chunk to the sink and adds it to `row_group`, keeping its
+  // page index for the footer; then, once every chunk is in, the Bloom filters and the row
+  // group's metadata.
+  Status AppendChunk(size_t column, RowGroup* row_group, int64_t* compressed);
+  Status EndRowGroup(RowGroup row_group, int64_t compressed, int64_t rows);
+  RowGroup BeginRowGroup(int64_t rows) const;
   // Runs fn(i) for i in [0, count) on the writer's threads; the first error wins.
   template <typename Fn>
   Status ForEach(int count, Fn&& fn);

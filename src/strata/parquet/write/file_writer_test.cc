@@ -448,6 +448,55 @@ TEST(FileWriterTest, WideSchemasBoundTheirPagesAndRowGroups) {
   ExpectRoundTrip(schema, batches, options);
 }
 
+// FileWriter::WriteRowGroupByColumn with column_by_column: a wide row group written a few
+// columns at a time holds those columns, not the row group; the rows read back the same.
+TEST(FileWriterTest, ColumnByColumnHoldsAFewChunksNotTheRowGroup) {
+  std::vector<FieldPtr> fields;
+  for (int c = 0; c < 200; ++c) fields.push_back(std::make_shared<Field>("c" + std::to_string(c), int64()));
+  auto schema = std::make_shared<Schema>(std::move(fields));
+  const auto batches = Batches(schema, 1, 10000);
+  WriterOptions options;
+  options.columns.codec = codec::CompressionCodec::kUncompressed;
+  options.columns.dictionary = false;
+  auto peak_of = [&](bool by_column) -> int64_t {
+    auto pool = MakeSystemMemoryPool();
+    WriterOptions these = options;
+    these.file.column_by_column = by_column;
+    auto sink = std::make_unique<BufferSink>(Pool());  // the file's bytes are not the writer's
+    BufferSink* raw = sink.get();
+    auto writer = FileWriter::Open(std::move(sink), schema, pool.get(), these);
+    EXPECT_TRUE(writer.ok());
+    if (by_column) {
+      EXPECT_TRUE((*writer)
+                      ->WriteRowGroupByColumn(10000, [&](int field, const FileWriter::EmitColumn& emit) {
+                        return emit(batches[0]->column(field));
+                      })
+                      .ok());
+    } else {
+      EXPECT_TRUE((*writer)->WriteBatch(*batches[0]).ok());
+    }
+    EXPECT_TRUE((*writer)->Close().ok());
+    auto file = raw->Finish();
+    EXPECT_TRUE(file.ok());
+    auto table = ReadBuffer(*file, Pool());
+    EXPECT_TRUE(table.ok());
+    EXPECT_EQ((*table)->num_rows(), 10000);
+    for (int c : {0, 77, 199}) {
+      EXPECT_TRUE((*table)->column(c)->chunk(0).Equals(batches[0]->column(c))) << c;
+    }
+    if (by_column) {
+      auto reader = OpenBuffer(*file, Pool());
+      EXPECT_EQ((*reader)->metadata().row_groups.size(), 1u);
+    }
+    return pool->peak_bytes();
+  };
+  const int64_t whole = peak_of(false);
+  const int64_t by_column = peak_of(true);
+  // 200 chunks of 80 KB encoded at once, against a few at a time (twice the threads).
+  EXPECT_GT(whole, 12 << 20);
+  EXPECT_LT(by_column, whole / 8) << by_column << " against " << whole;
+}
+
 TEST(FileWriterTest, ChunkStatisticsAreExact) {
   auto schema = std::make_shared<Schema>(std::vector<FieldPtr>{std::make_shared<Field>("n", int64()),
                                                                std::make_shared<Field>("s", utf8())});

@@ -92,6 +92,11 @@ struct FileWriteOptions {
   // executor's pool, up to executor.threads() at once; by default on the calling thread. The
   // file's bytes do not depend on it.
   exec::Executor executor;
+  // For a writer fed only through FileWriter::WriteRowGroupByColumn, which encodes a few
+  // column chunks at a time rather than every column of a row group: pages then keep
+  // data_page_bytes whatever the column count (on a wide schema they otherwise share half of
+  // max_row_group_bytes).
+  bool column_by_column = false;
   FileSinkOptions sink;
   // Writing to an s3:// URL: endpoint, region, credentials, part size (what is left empty
   // comes from the environment and ~/.aws).

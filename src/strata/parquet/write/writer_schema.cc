@@ -370,7 +370,9 @@ Result<WriterSchema> MakeWriterSchema(std::shared_ptr<Schema> schema, const Writ
   // of max_row_group_bytes together, at no less than 8 KiB a page. Narrow schemas (under 32
   // columns at the defaults) keep data_page_bytes.
   const auto columns = static_cast<int64_t>(out.columns.size());
-  const int64_t share = std::max<int64_t>(8 << 10, options.file.max_row_group_bytes / (2 * columns));
+  const int64_t share = options.file.column_by_column
+                            ? options.file.data_page_bytes
+                            : std::max<int64_t>(8 << 10, options.file.max_row_group_bytes / (2 * columns));
   for (WriterColumn& column : out.columns) column.page_bytes = std::min(options.file.data_page_bytes, share);
   for (const auto& [override_path, unused] : options.column_overrides) {
     const bool found = std::any_of(out.columns.begin(), out.columns.end(), [&](const WriterColumn& column) {
