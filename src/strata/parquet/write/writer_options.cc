@@ -22,6 +22,9 @@ Status ColumnWriteOptions::Validate() const {
     return Status::Invalid("bloom_filter_fpp must be in (0, 1), got {}", bloom_filter_fpp);
   }
   if (bloom_filter_ndv < 0) return Status::Invalid("bloom_filter_ndv must be >= 0, got {}", bloom_filter_ndv);
+  if (bloom_filter_max_bytes < 32 || bloom_filter_max_bytes > (int64_t{128} << 20)) {
+    return Status::Invalid("bloom_filter_max_bytes must be in [32, 128 MiB], got {}", bloom_filter_max_bytes);
+  }
   switch (encoding) {
     case Encoding::kPlain:
     case Encoding::kRle:
