@@ -20,6 +20,7 @@
 #include "strata/parquet/encoding/plain.h"
 #include "strata/parquet/encoding/rle_bit_packed.h"
 #include "strata/parquet/write/chunk_bloom_filter.h"
+#include "strata/parquet/write/content_defined_chunker.h"
 #include "strata/parquet/write/page_encryption.h"
 #include "strata/parquet/write/page_writer.h"
 #include "strata/parquet/write/physical_values.h"
@@ -76,6 +77,9 @@ class ColumnChunkWriter::Impl {
       STRATA_ASSIGN_OR_RETURN(dictionary_, DictionaryEncoder::Make(pool_, width));
     }
     dictionary_active_ = dictionary_ != nullptr;
+    if (options_.content_defined_chunking.enabled) {
+      chunker_ = std::make_unique<ContentDefinedChunker>(column_, options_.content_defined_chunking, pool_);
+    }
     // A top-level optional leaf: its definition levels are its validity bits (the file
     // writer's LevelBuilder leaves them unmaterialised: set_flat_levels_from_validity).
     bitmap_levels_ = column_.path.size() == 1 && column_.max_definition_level == 1 &&
@@ -107,6 +111,7 @@ class ColumnChunkWriter::Impl {
                     page_stats_.memory_size() + chunk_stats_.memory_size() + alp_float_.memory_size() +
                     alp_double_.memory_size();
     if (dictionary_ != nullptr) total += dictionary_->memory_size();
+    if (chunker_ != nullptr) total += chunker_->memory_size();
     return total;
   }
 
@@ -188,6 +193,8 @@ class ColumnChunkWriter::Impl {
   ResizableBuffer remap_;
   ResizableBuffer gathered_;
   ChunkBloomFilter bloom_;
+  // Content-defined page boundaries (null when off).
+  std::unique_ptr<ContentDefinedChunker> chunker_;
 
   StatisticsCollector page_stats_;
   StatisticsCollector chunk_stats_;

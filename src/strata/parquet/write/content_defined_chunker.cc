@@ -1,0 +1,197 @@
+// Content-defined page boundaries: a gear hash over levels and values. See
+// content_defined_chunker.h.
+#include "strata/parquet/write/content_defined_chunker.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+
+#include "strata/array/bitmap.h"
+
+namespace strata::parquet {
+namespace {
+
+// The gear table: 256 well-mixed 64-bit constants, one per byte value, from splitmix64 with a
+// fixed seed ("STRATACD"). Changing it moves every boundary, so it is part of the format of
+// the pages strata writes (not of the files: readers never see it).
+constexpr std::array<uint64_t, 256> MakeGearTable(uint64_t seed) {
+  std::array<uint64_t, 256> table{};
+  uint64_t state = seed;
+  for (uint64_t& entry : table) {
+    state += 0x9E3779B97F4A7C15ULL;
+    uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    entry = z ^ (z >> 31);
+  }
+  return table;
+}
+constexpr std::array<uint64_t, 256> kGear = MakeGearTable(0x5354524154414344ULL);
+
+// Elements gathered at a time: the gatherer's scratch stays small whatever the batch.
+constexpr int64_t kPieceElements = 4096;
+
+uint64_t MaskFor(const ContentDefinedChunking& options) {
+  // A gear hash's top bits are zero with probability 2^-bits at each byte: past the minimum, a
+  // boundary comes after 2^bits bytes on average. Half the span to the maximum keeps forced
+  // cuts rare (e^-2 to e^-4 of chunks at the defaults' 18 bits).
+  const auto span = static_cast<uint64_t>(std::max<int64_t>(2, (options.max_chunk_bytes - options.min_chunk_bytes) / 2));
+  const int bits = std::clamp(static_cast<int>(std::bit_width(span)) - 1 - options.norm_level, 1, 63);
+  return ~uint64_t{0} << (64 - bits);
+}
+
+}  // namespace
+
+ContentDefinedChunker::ContentDefinedChunker(const WriterColumn& column, const ContentDefinedChunking& options,
+                                             MemoryPool* pool)
+    : column_(column),
+      min_bytes_(options.min_chunk_bytes),
+      max_bytes_(options.max_chunk_bytes),
+      mask_(MaskFor(options)),
+      gatherer_(column, pool),
+      boundaries_(pool),
+      dictionary_values_(pool) {}
+
+void ContentDefinedChunker::Reset() {
+  hash_ = 0;
+  chunk_bytes_ = 0;
+  matched_ = false;
+}
+
+int64_t ContentDefinedChunker::memory_size() const {
+  return gatherer_.memory_size() + boundaries_.capacity() + dictionary_values_.capacity();
+}
+
+// Below the minimum nothing can end the chunk, so the bytes are only counted: the hash then
+// starts from the bytes past it (its window is 64 bytes, so this costs no stability).
+inline void ContentDefinedChunker::RollBytes(const uint8_t* data, int64_t length) {
+  if (chunk_bytes_ < min_bytes_) {
+    chunk_bytes_ += length;
+    return;
+  }
+  uint64_t hash = hash_;
+  bool matched = false;
+  for (int64_t i = 0; i < length; ++i) {
+    hash = (hash << 1) + kGear[data[i]];
+    matched |= (hash & mask_) == 0;
+  }
+  hash_ = hash;
+  matched_ = matched_ || matched;
+  chunk_bytes_ += length;
+}
+
+Status ContentDefinedChunker::PrepareDictionary(const ArrayDataPtr& dictionary) {
+  if (dictionary == nullptr) {
+    return Status::Invalid("column '{}': a dictionary array without its dictionary", column_.dotted_path);
+  }
+  if (dictionary == dictionary_) return Status::OK();
+  GatheredValues values;
+  STRATA_RETURN_NOT_OK(gatherer_.Gather(*dictionary, 0, dictionary->length, &values));
+  if (values.count != dictionary->length) {
+    return Status::Invalid("column '{}': dictionaries with null values are not supported", column_.dotted_path);
+  }
+  // Copied: the gatherer's scratch is reused for the indices.
+  if (column_.physical_type == PhysicalType::kByteArray) {
+    const int64_t bytes = values.count * static_cast<int64_t>(sizeof(ByteArrayView));
+    STRATA_RETURN_NOT_OK(dictionary_values_.ReserveDiscardingContents(bytes));
+    if (bytes > 0) std::memcpy(dictionary_values_.mutable_data(), values.views, static_cast<size_t>(bytes));
+  } else {
+    const int64_t bytes = values.count * gatherer_.value_width();
+    STRATA_RETURN_NOT_OK(dictionary_values_.ReserveDiscardingContents(bytes));
+    if (bytes > 0) std::memcpy(dictionary_values_.mutable_data(), values.fixed, static_cast<size_t>(bytes));
+  }
+  dictionary_ = dictionary;
+  dictionary_length_ = values.count;
+  return Status::OK();
+}
+
+Status ContentDefinedChunker::GatherPiece(const ShreddedLeaf& leaf) {
+  while (range_ < leaf.ranges.size() && element_ >= leaf.ranges[range_].second) {
+    if (++range_ < leaf.ranges.size()) element_ = leaf.ranges[range_].first;
+  }
+  if (range_ >= leaf.ranges.size()) {
+    return Status::Invalid("column '{}': the levels reference more values than the array holds", column_.dotted_path);
+  }
+  piece_end_ = std::min(element_ + kPieceElements, leaf.ranges[range_].second);
+  piece_value_ = 0;
+  if (dictionary_ != nullptr) {
+    int64_t count;
+    return gatherer_.GatherIndices(*leaf.values, element_, piece_end_, dictionary_length_, &piece_indices_, &count);
+  }
+  return gatherer_.Gather(*leaf.values, element_, piece_end_, &piece_);
+}
+
+Status ContentDefinedChunker::RollValueOfElement(const ShreddedLeaf& leaf, bool non_null) {
+  if (element_ >= piece_end_) STRATA_RETURN_NOT_OK(GatherPiece(leaf));
+  ++element_;
+  if (!non_null) return Status::OK();
+  const int64_t v = piece_value_++;
+  const PhysicalType type = column_.physical_type;
+  if (type == PhysicalType::kBoolean) {
+    const uint8_t byte = bitmap::GetBit(piece_.bits, piece_.bit_offset + v) ? 1 : 0;
+    RollBytes(&byte, 1);
+  } else if (type == PhysicalType::kByteArray) {
+    const ByteArrayView value = dictionary_ != nullptr
+                                    ? dictionary_values_.data_as<ByteArrayView>()[piece_indices_[v]]
+                                    : piece_.views[v];
+    RollBytes(value.data, value.length);
+  } else {
+    const int64_t width = gatherer_.value_width();
+    const uint8_t* value = dictionary_ != nullptr ? dictionary_values_.data() + piece_indices_[v] * width
+                                                  : piece_.fixed + v * width;
+    RollBytes(value, width);
+  }
+  return Status::OK();
+}
+
+Result<std::span<const int64_t>> ContentDefinedChunker::FindBoundaries(const ShreddedLeaf& leaf) {
+  const int64_t n = leaf.num_levels;
+  boundaries_.Clear();
+  const bool dictionary_input = leaf.values != nullptr && leaf.values->type->id() == TypeId::kDictionary;
+  if (dictionary_input) {
+    STRATA_RETURN_NOT_OK(PrepareDictionary(leaf.values->dictionary));
+  } else {
+    dictionary_ = nullptr;
+  }
+  range_ = 0;
+  element_ = leaf.ranges.empty() ? 0 : leaf.ranges[0].first;
+  piece_end_ = element_;
+  const int16_t max_def = column_.max_definition_level;
+  const int16_t slot = leaf.value_slot_definition_level;
+  // A top-level optional leaf without materialised levels: its levels are its validity bits.
+  const ArrayData* values = leaf.values.get();
+  const uint8_t* validity = values != nullptr && values->null_count != 0 ? values->validity_data() : nullptr;
+  for (int64_t i = 0; i < n; ++i) {
+    const int16_t rep = leaf.rep_levels != nullptr ? leaf.rep_levels[i] : 0;
+    if (rep == 0 && (chunk_bytes_ >= max_bytes_ || (matched_ && chunk_bytes_ >= min_bytes_))) {
+      STRATA_RETURN_NOT_OK(boundaries_.Append(&i, 8));
+      chunk_bytes_ = 0;
+      matched_ = false;
+    }
+    int16_t def = max_def;
+    if (leaf.def_levels != nullptr) {
+      def = leaf.def_levels[i];
+    } else if (max_def > 0) {
+      // Element i of the leaf is level i.
+      const int64_t element = leaf.ranges.empty() ? i : leaf.ranges[0].first + i;
+      def = validity == nullptr || bitmap::GetBit(validity, values->offset + element) ? max_def : 0;
+    }
+    // Levels as the page stores them, little-endian.
+    uint8_t level_bytes[4];
+    int level_length = 0;
+    if (max_def > 0) {
+      std::memcpy(level_bytes, &def, 2);
+      level_length = 2;
+    }
+    if (column_.max_repetition_level > 0) {
+      std::memcpy(level_bytes + level_length, &rep, 2);
+      level_length += 2;
+    }
+    if (level_length > 0) RollBytes(level_bytes, level_length);
+    if (def >= slot && values != nullptr) STRATA_RETURN_NOT_OK(RollValueOfElement(leaf, def == max_def));
+  }
+  return std::span<const int64_t>(boundaries_.data_as<int64_t>(), static_cast<size_t>(boundaries_.size() / 8));
+}
+
+}  // namespace strata::parquet
