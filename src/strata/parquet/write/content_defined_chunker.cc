@@ -63,13 +63,7 @@ int64_t ContentDefinedChunker::memory_size() const {
   return gatherer_.memory_size() + boundaries_.capacity() + dictionary_values_.capacity();
 }
 
-// Below the minimum nothing can end the chunk, so the bytes are only counted: the hash then
-// starts from the bytes past it (its window is 64 bytes, so this costs no stability).
 inline void ContentDefinedChunker::RollBytes(const uint8_t* data, int64_t length) {
-  if (chunk_bytes_ < min_bytes_) {
-    chunk_bytes_ += length;
-    return;
-  }
   uint64_t hash = hash_;
   bool matched = false;
   for (int64_t i = 0; i < length; ++i) {
@@ -122,25 +116,69 @@ Status ContentDefinedChunker::GatherPiece(const ShreddedLeaf& leaf) {
   return gatherer_.Gather(*leaf.values, element_, piece_end_, &piece_);
 }
 
-Status ContentDefinedChunker::RollValueOfElement(const ShreddedLeaf& leaf, bool non_null) {
+Status ContentDefinedChunker::RollValueOfElement(const ShreddedLeaf& leaf, bool non_null, bool hashing) {
   if (element_ >= piece_end_) STRATA_RETURN_NOT_OK(GatherPiece(leaf));
   ++element_;
   if (!non_null) return Status::OK();
   const int64_t v = piece_value_++;
   const PhysicalType type = column_.physical_type;
+  const uint8_t* data;
+  int64_t length;
+  uint8_t byte;
   if (type == PhysicalType::kBoolean) {
-    const uint8_t byte = bitmap::GetBit(piece_.bits, piece_.bit_offset + v) ? 1 : 0;
-    RollBytes(&byte, 1);
+    byte = bitmap::GetBit(piece_.bits, piece_.bit_offset + v) ? 1 : 0;
+    data = &byte;
+    length = 1;
   } else if (type == PhysicalType::kByteArray) {
     const ByteArrayView value = dictionary_ != nullptr
                                     ? dictionary_values_.data_as<ByteArrayView>()[piece_indices_[v]]
                                     : piece_.views[v];
-    RollBytes(value.data, value.length);
+    data = value.data;
+    length = value.length;
   } else {
-    const int64_t width = gatherer_.value_width();
-    const uint8_t* value = dictionary_ != nullptr ? dictionary_values_.data() + piece_indices_[v] * width
-                                                  : piece_.fixed + v * width;
-    RollBytes(value, width);
+    length = gatherer_.value_width();
+    data = dictionary_ != nullptr ? dictionary_values_.data() + piece_indices_[v] * length : piece_.fixed + v * length;
+  }
+  if (hashing) {
+    RollBytes(data, length);
+  } else {
+    chunk_bytes_ += length;
+  }
+  return Status::OK();
+}
+
+Status ContentDefinedChunker::FindBoundariesFlat(const ShreddedLeaf& leaf) {
+  // One level per element, every element a non-null value: no piece holds nulls to skip.
+  const bool has_def = column_.max_definition_level > 0;  // 1 for every level: written, not null
+  const int16_t def = column_.max_definition_level;
+  uint8_t level_bytes[2];
+  std::memcpy(level_bytes, &def, 2);
+  const int64_t level_length = has_def ? 2 : 0;
+  const int width = gatherer_.value_width();
+  const bool byte_array = column_.physical_type == PhysicalType::kByteArray;
+  int64_t level = 0;
+  for (const auto& [begin, end] : leaf.ranges) {
+    for (int64_t at = begin; at < end; at += kPieceElements) {
+      const int64_t count = std::min(kPieceElements, end - at);
+      STRATA_RETURN_NOT_OK(gatherer_.Gather(*leaf.values, at, at + count, &piece_));
+      for (int64_t v = 0; v < count; ++v, ++level) {
+        const int64_t value_length = byte_array ? piece_.views[v].length : width;
+        if (chunk_bytes_ < min_bytes_) {
+          // Below the minimum no boundary can fall and nothing is hashed: count whole values.
+          chunk_bytes_ += level_length + value_length;
+          continue;
+        }
+        if (chunk_bytes_ >= max_bytes_ || matched_) {
+          STRATA_RETURN_NOT_OK(boundaries_.Append(&level, 8));
+          chunk_bytes_ = 0;
+          matched_ = false;
+          chunk_bytes_ += level_length + value_length;  // the new chunk's first level, below the minimum
+          continue;
+        }
+        if (has_def) RollBytes(level_bytes, 2);
+        RollBytes(byte_array ? piece_.views[v].data : piece_.fixed + v * width, value_length);
+      }
+    }
   }
   return Status::OK();
 }
@@ -162,6 +200,12 @@ Result<std::span<const int64_t>> ContentDefinedChunker::FindBoundaries(const Shr
   // A top-level optional leaf without materialised levels: its levels are its validity bits.
   const ArrayData* values = leaf.values.get();
   const uint8_t* validity = values != nullptr && values->null_count != 0 ? values->validity_data() : nullptr;
+  // Flat, no nulls, values as they are: the same walk without per-level decisions.
+  if (leaf.rep_levels == nullptr && leaf.def_levels == nullptr && validity == nullptr && !dictionary_input &&
+      values != nullptr && column_.physical_type != PhysicalType::kBoolean) {
+    STRATA_RETURN_NOT_OK(FindBoundariesFlat(leaf));
+    return std::span<const int64_t>(boundaries_.data_as<int64_t>(), static_cast<size_t>(boundaries_.size() / 8));
+  }
   for (int64_t i = 0; i < n; ++i) {
     const int16_t rep = leaf.rep_levels != nullptr ? leaf.rep_levels[i] : 0;
     if (rep == 0 && (chunk_bytes_ >= max_bytes_ || (matched_ && chunk_bytes_ >= min_bytes_))) {
@@ -188,8 +232,17 @@ Result<std::span<const int64_t>> ContentDefinedChunker::FindBoundaries(const Shr
       std::memcpy(level_bytes + level_length, &rep, 2);
       level_length += 2;
     }
-    if (level_length > 0) RollBytes(level_bytes, level_length);
-    if (def >= slot && values != nullptr) STRATA_RETURN_NOT_OK(RollValueOfElement(leaf, def == max_def));
+    // Below the minimum no boundary can fall: the level's bytes are counted, not hashed (the
+    // hash's window is 64 bytes, so starting it at the minimum costs no stability).
+    const bool hashing = chunk_bytes_ >= min_bytes_;
+    if (level_length > 0) {
+      if (hashing) {
+        RollBytes(level_bytes, level_length);
+      } else {
+        chunk_bytes_ += level_length;
+      }
+    }
+    if (def >= slot && values != nullptr) STRATA_RETURN_NOT_OK(RollValueOfElement(leaf, def == max_def, hashing));
   }
   return std::span<const int64_t>(boundaries_.data_as<int64_t>(), static_cast<size_t>(boundaries_.size() / 8));
 }

@@ -49,7 +49,11 @@ class ContentDefinedChunker {
   Status PrepareDictionary(const ArrayDataPtr& dictionary);
   // The next elements of the leaf's ranges (at most kPieceElements of one range), gathered.
   Status GatherPiece(const ShreddedLeaf& leaf);
-  Status RollValueOfElement(const ShreddedLeaf& leaf, bool non_null);
+  // `hashing`: the level began at or past the minimum (else its bytes are only counted).
+  Status RollValueOfElement(const ShreddedLeaf& leaf, bool non_null, bool hashing);
+  // FindBoundaries for a flat leaf without nulls, dictionary input or booleans: the same
+  // boundaries, without the per-level work.
+  Status FindBoundariesFlat(const ShreddedLeaf& leaf);
 
   const WriterColumn& column_;
   int64_t min_bytes_;

@@ -8,10 +8,12 @@
 
 #include <bit>
 #include <cstdio>
+#include <cstring>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "strata/array/binary_builder.h"
 #include "strata/array/primitive_builder.h"
 #include "strata/parquet/testing/random_arrays.h"
 #include "strata/parquet/write/writer_test_util.h"
@@ -100,6 +102,44 @@ TEST(ContentDefinedChunkerTest, BoundariesAtRecordStartsWhateverTheBatches) {
   EXPECT_GT(whole.size(), 20u);
   EXPECT_EQ(boundaries_of(777), whole);
   EXPECT_EQ(boundaries_of(1), whole);
+}
+
+// Batches without nulls take a faster walk than batches with them: both must cut the same
+// pages, so a file written in one batch (nulls somewhere: the general walk) and in batches of
+// 1,000 rows (most without nulls) is byte for byte the same.
+TEST(ContentDefinedChunkerTest, FastAndGeneralWalksAgree) {
+  constexpr int64_t kRows = 50'000;
+  auto schema = std::make_shared<Schema>(std::vector<FieldPtr>{std::make_shared<Field>("i", int64()),
+                                                               std::make_shared<Field>("s", utf8()),
+                                                               std::make_shared<Field>("r", int32(), false)});
+  Int64Builder ints(int64(), Pool());
+  StringBuilder strings(utf8(), Pool());
+  Int32Builder required(int32(), Pool());
+  for (int64_t r = 0; r < kRows; ++r) {
+    const bool null = r >= 20'000 && r < 21'000 && r % 3 == 0;
+    ASSERT_TRUE((null ? ints.AppendNull() : ints.Append(r * 7919 % 100'003)).ok());
+    ASSERT_TRUE((null ? strings.AppendNull() : strings.Append("v" + std::to_string(r * 31 % 9973))).ok());
+    ASSERT_TRUE(required.Append(static_cast<int32_t>(r % 1000)).ok());
+  }
+  auto whole = RecordBatch::Make(schema, kRows, {Array(*ints.Finish()), Array(*strings.Finish()),
+                                                 Array(*required.Finish())});
+  ASSERT_TRUE(whole.ok());
+  std::vector<std::shared_ptr<RecordBatch>> pieces;
+  for (int64_t r = 0; r < kRows; r += 1000) pieces.push_back((*whole)->Slice(r, 1000));
+  ContentDefinedChunking cdc = SmallChunks();
+  cdc.min_chunk_bytes = 256;
+  cdc.max_chunk_bytes = 2048;
+  const WriterOptions options = CdcOptions(cdc);
+  auto one = WriteToBuffer(schema, {*whole}, options, Pool());
+  auto many = WriteToBuffer(schema, pieces, options, Pool());
+  ASSERT_TRUE(one.ok() && many.ok());
+  ASSERT_EQ((*one)->size(), (*many)->size());
+  EXPECT_EQ(std::memcmp((*one)->data(), (*many)->data(), static_cast<size_t>((*one)->size())), 0);
+  auto reader = OpenBuffer(*one, Pool());
+  ASSERT_TRUE(reader.ok());
+  auto index = (*reader)->ReadOffsetIndex(0, 0);
+  ASSERT_TRUE(index.ok() && index->has_value());
+  EXPECT_GT((**index).page_locations.size(), 300u);
 }
 
 // The data pages of a file, as their bytes (header and body).
