@@ -148,39 +148,54 @@ Status ContentDefinedChunker::RollValueOfElement(const ShreddedLeaf& leaf, bool 
 }
 
 Status ContentDefinedChunker::FindBoundariesFlat(const ShreddedLeaf& leaf) {
-  // One level per element, every element a non-null value: no piece holds nulls to skip.
-  const bool has_def = column_.max_definition_level > 0;  // 1 for every level: written, not null
-  const int16_t def = column_.max_definition_level;
-  uint8_t level_bytes[2];
-  std::memcpy(level_bytes, &def, 2);
-  const int64_t level_length = has_def ? 2 : 0;
+  // One level per element, every element a non-null value. The rolling state lives in locals
+  // for the loop (stored back before anything that may fail), so the compiler keeps it in
+  // registers rather than reloading members through `this` at every byte.
+  const int64_t level_length = column_.max_definition_level > 0 ? 2 : 0;  // def 1: present, not null
+  const uint8_t def_bytes[2] = {static_cast<uint8_t>(column_.max_definition_level), 0};
   const int width = gatherer_.value_width();
   const bool byte_array = column_.physical_type == PhysicalType::kByteArray;
+  const uint64_t mask = mask_;
+  uint64_t hash = hash_;
+  int64_t chunk_bytes = chunk_bytes_;
+  bool matched = matched_;
+  auto roll = [&](const uint8_t* data, int64_t length) {
+    for (int64_t i = 0; i < length; ++i) {
+      hash = (hash << 1) + kGear[data[i]];
+      matched |= (hash & mask) == 0;
+    }
+  };
   int64_t level = 0;
+  Status status;
   for (const auto& [begin, end] : leaf.ranges) {
-    for (int64_t at = begin; at < end; at += kPieceElements) {
+    for (int64_t at = begin; at < end && status.ok(); at += kPieceElements) {
       const int64_t count = std::min(kPieceElements, end - at);
-      STRATA_RETURN_NOT_OK(gatherer_.Gather(*leaf.values, at, at + count, &piece_));
+      status = gatherer_.Gather(*leaf.values, at, at + count, &piece_);
+      if (!status.ok()) break;
       for (int64_t v = 0; v < count; ++v, ++level) {
         const int64_t value_length = byte_array ? piece_.views[v].length : width;
-        if (chunk_bytes_ < min_bytes_) {
+        if (chunk_bytes < min_bytes_) {
           // Below the minimum no boundary can fall and nothing is hashed: count whole values.
-          chunk_bytes_ += level_length + value_length;
+          chunk_bytes += level_length + value_length;
           continue;
         }
-        if (chunk_bytes_ >= max_bytes_ || matched_) {
-          STRATA_RETURN_NOT_OK(boundaries_.Append(&level, 8));
-          chunk_bytes_ = 0;
-          matched_ = false;
-          chunk_bytes_ += level_length + value_length;  // the new chunk's first level, below the minimum
+        if (chunk_bytes >= max_bytes_ || matched) {
+          status = boundaries_.Append(&level, 8);
+          if (!status.ok()) break;
+          matched = false;
+          chunk_bytes = level_length + value_length;  // the new chunk's first level, below the minimum
           continue;
         }
-        if (has_def) RollBytes(level_bytes, 2);
-        RollBytes(byte_array ? piece_.views[v].data : piece_.fixed + v * width, value_length);
+        if (level_length > 0) roll(def_bytes, 2);
+        roll(byte_array ? piece_.views[v].data : piece_.fixed + v * width, value_length);
+        chunk_bytes += level_length + value_length;
       }
     }
   }
-  return Status::OK();
+  hash_ = hash;
+  chunk_bytes_ = chunk_bytes;
+  matched_ = matched;
+  return status;
 }
 
 Result<std::span<const int64_t>> ContentDefinedChunker::FindBoundaries(const ShreddedLeaf& leaf) {
