@@ -147,14 +147,17 @@ Status ContentDefinedChunker::RollValueOfElement(const ShreddedLeaf& leaf, bool 
   return Status::OK();
 }
 
-Status ContentDefinedChunker::FindBoundariesFlat(const ShreddedLeaf& leaf) {
-  // One level per element, every element a non-null value. The rolling state lives in locals
-  // for the loop (stored back before anything that may fail), so the compiler keeps it in
-  // registers rather than reloading members through `this` at every byte.
-  const int64_t level_length = column_.max_definition_level > 0 ? 2 : 0;  // def 1: present, not null
-  const uint8_t def_bytes[2] = {static_cast<uint8_t>(column_.max_definition_level), 0};
+Status ContentDefinedChunker::FindBoundariesFlat(const ShreddedLeaf& leaf, const uint8_t* validity) {
+  // One level per element: definition level 1 and a value where `validity` says so (or
+  // everywhere without it), else 0. The rolling state lives in locals for the loop (stored
+  // back at the end), so the compiler keeps it in registers rather than reloading members
+  // through `this` at every byte.
+  const int64_t level_length = column_.max_definition_level > 0 ? 2 : 0;
+  const uint8_t present[2] = {static_cast<uint8_t>(column_.max_definition_level), 0};
+  const uint8_t absent[2] = {0, 0};
   const int width = gatherer_.value_width();
   const bool byte_array = column_.physical_type == PhysicalType::kByteArray;
+  const int64_t validity_offset = leaf.values->offset;
   const uint64_t mask = mask_;
   uint64_t hash = hash_;
   int64_t chunk_bytes = chunk_bytes_;
@@ -170,13 +173,16 @@ Status ContentDefinedChunker::FindBoundariesFlat(const ShreddedLeaf& leaf) {
   for (const auto& [begin, end] : leaf.ranges) {
     for (int64_t at = begin; at < end && status.ok(); at += kPieceElements) {
       const int64_t count = std::min(kPieceElements, end - at);
-      status = gatherer_.Gather(*leaf.values, at, at + count, &piece_);
+      status = gatherer_.Gather(*leaf.values, at, at + count, &piece_);  // the non-null values
       if (!status.ok()) break;
-      for (int64_t v = 0; v < count; ++v, ++level) {
-        const int64_t value_length = byte_array ? piece_.views[v].length : width;
+      int64_t v = 0;
+      for (int64_t e = at; e < at + count; ++e, ++level) {
+        const bool valid = validity == nullptr || bitmap::GetBit(validity, validity_offset + e);
+        const int64_t value_length = !valid ? 0 : byte_array ? piece_.views[v].length : width;
         if (chunk_bytes < min_bytes_) {
-          // Below the minimum no boundary can fall and nothing is hashed: count whole values.
+          // Below the minimum no boundary can fall and nothing is hashed: count whole levels.
           chunk_bytes += level_length + value_length;
+          v += valid;
           continue;
         }
         if (chunk_bytes >= max_bytes_ || matched) {
@@ -184,10 +190,14 @@ Status ContentDefinedChunker::FindBoundariesFlat(const ShreddedLeaf& leaf) {
           if (!status.ok()) break;
           matched = false;
           chunk_bytes = level_length + value_length;  // the new chunk's first level, below the minimum
+          v += valid;
           continue;
         }
-        if (level_length > 0) roll(def_bytes, 2);
-        roll(byte_array ? piece_.views[v].data : piece_.fixed + v * width, value_length);
+        if (level_length > 0) roll(valid ? present : absent, 2);
+        if (valid) {
+          roll(byte_array ? piece_.views[v].data : piece_.fixed + v * width, value_length);
+          ++v;
+        }
         chunk_bytes += level_length + value_length;
       }
     }
@@ -215,10 +225,11 @@ Result<std::span<const int64_t>> ContentDefinedChunker::FindBoundaries(const Shr
   // A top-level optional leaf without materialised levels: its levels are its validity bits.
   const ArrayData* values = leaf.values.get();
   const uint8_t* validity = values != nullptr && values->null_count != 0 ? values->validity_data() : nullptr;
-  // Flat, no nulls, values as they are: the same walk without per-level decisions.
-  if (leaf.rep_levels == nullptr && leaf.def_levels == nullptr && validity == nullptr && !dictionary_input &&
-      values != nullptr && column_.physical_type != PhysicalType::kBoolean) {
-    STRATA_RETURN_NOT_OK(FindBoundariesFlat(leaf));
+  // A flat leaf whose levels are its validity bits, values as they are: the same walk without
+  // per-level dispatch (the levels' bytes are known from the bits).
+  if (leaf.rep_levels == nullptr && leaf.def_levels == nullptr && !dictionary_input && values != nullptr &&
+      column_.physical_type != PhysicalType::kBoolean) {
+    STRATA_RETURN_NOT_OK(FindBoundariesFlat(leaf, validity));
     return std::span<const int64_t>(boundaries_.data_as<int64_t>(), static_cast<size_t>(boundaries_.size() / 8));
   }
   for (int64_t i = 0; i < n; ++i) {

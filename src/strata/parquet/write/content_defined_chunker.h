@@ -51,9 +51,10 @@ class ContentDefinedChunker {
   Status GatherPiece(const ShreddedLeaf& leaf);
   // `hashing`: the level began at or past the minimum (else its bytes are only counted).
   Status RollValueOfElement(const ShreddedLeaf& leaf, bool non_null, bool hashing);
-  // FindBoundaries for a flat leaf without nulls, dictionary input or booleans: the same
-  // boundaries, without the per-level work.
-  Status FindBoundariesFlat(const ShreddedLeaf& leaf);
+  // FindBoundaries for a flat leaf whose levels are left to its validity bits (`validity`,
+  // nullptr without nulls), without dictionary input or booleans: the same boundaries, without
+  // the per-level dispatch.
+  Status FindBoundariesFlat(const ShreddedLeaf& leaf, const uint8_t* validity);
 
   const WriterColumn& column_;
   int64_t min_bytes_;
