@@ -224,7 +224,8 @@ Result<std::span<const int64_t>> ContentDefinedChunker::FindBoundaries(const Shr
   const int16_t slot = leaf.value_slot_definition_level;
   // A top-level optional leaf without materialised levels: its levels are its validity bits.
   const ArrayData* values = leaf.values.get();
-  const uint8_t* validity = values != nullptr && values->null_count != 0 ? values->validity_data() : nullptr;
+  // The bitmap itself, not null_count (which may be unknown): bits of a bitmap without nulls are all set.
+  const uint8_t* validity = values != nullptr ? values->validity_data() : nullptr;
   // A flat leaf whose levels are its validity bits, values as they are: the same walk without
   // per-level dispatch (the levels' bytes are known from the bits).
   if (leaf.rep_levels == nullptr && leaf.def_levels == nullptr && !dictionary_input && values != nullptr &&
