@@ -151,7 +151,8 @@ s3::S3Options S3OptionsFromStorageOptions(const py::object& storage_options) {
 parquet::WriterOptions ParquetWriterOptionsFromKwargs(const py::dict& kwargs) {
   CheckKnown(kwargs,
              {"codec", "level", "row_group_rows", "row_group_bytes", "page_bytes", "page_rows", "page_version",
-              "dictionary", "encoding", "bloom_filter", "statistics", "threads", "footer_key", "column_keys",
+              "dictionary", "encoding", "bloom_filter", "statistics", "threads", "content_defined_chunking",
+              "footer_key", "column_keys",
               "plaintext_footer", "encryption_algorithm", "aad_prefix", "store_aad_prefix", "storage_options"},
              "write_parquet");
   parquet::WriterOptions options;
@@ -168,6 +169,22 @@ parquet::WriterOptions ParquetWriterOptionsFromKwargs(const py::dict& kwargs) {
   }
   if (!(v = Get(kwargs, "dictionary")).is_none()) options.columns.dictionary = Bool(v, "dictionary");
   if (!(v = Get(kwargs, "statistics")).is_none()) options.columns.statistics = Bool(v, "statistics");
+  // As pyarrow's use_content_defined_chunking: True (Arrow's defaults) or a dict of
+  // min_chunk_size, max_chunk_size (bytes) and norm_level.
+  if (!(v = Get(kwargs, "content_defined_chunking")).is_none()) {
+    parquet::ContentDefinedChunking& cdc = options.columns.content_defined_chunking;
+    if (py::isinstance<py::dict>(v)) {
+      const auto spec = v.cast<py::dict>();
+      CheckKnown(spec, {"min_chunk_size", "max_chunk_size", "norm_level"}, "content_defined_chunking");
+      cdc.enabled = true;
+      py::object x;
+      if (!(x = Get(spec, "min_chunk_size")).is_none()) cdc.min_chunk_bytes = Int(x, "min_chunk_size", 1, kMaxCount);
+      if (!(x = Get(spec, "max_chunk_size")).is_none()) cdc.max_chunk_bytes = Int(x, "max_chunk_size", 1, kMaxCount);
+      if (!(x = Get(spec, "norm_level")).is_none()) cdc.norm_level = static_cast<int>(Int(x, "norm_level", -8, 8));
+    } else {
+      cdc.enabled = Bool(v, "content_defined_chunking");
+    }
+  }
   // The process's pool, every core by default (as convert's --threads).
   const int64_t write_threads = (v = Get(kwargs, "threads")).is_none() ? 0 : Int(v, "threads", 0, kMaxThreads);
   options.file.executor = exec::ProcessExecutor(static_cast<int>(write_threads));

@@ -354,7 +354,8 @@ def write_parquet(data, path, **options):
     ("snappy" default, "zstd", "gzip", "lz4", "lz4_raw", "brotli", "uncompressed"), level,
     row_group_rows, row_group_bytes, page_bytes, page_rows, page_version (1|2), dictionary (bool),
     encoding (str for every column or {column: str}), bloom_filter ([columns]), statistics (bool),
-    threads. The file appears at `path` only once complete (written under a temporary name).
+    threads, content_defined_chunking (True, or {"min_chunk_size": bytes, "max_chunk_size": bytes,
+    "norm_level": int} as pyarrow's use_content_defined_chunking). The file appears at `path` only once complete (written under a temporary name).
     Encryption (Parquet modular encryption) with footer_key (bytes, 16/24/32 of them): every
     column under it, or with column_keys ({column path or prefix: key}) only those columns, each
     under its own key; plaintext_footer (bool), encryption_algorithm ("AES_GCM_V1" default,

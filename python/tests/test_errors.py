@@ -49,6 +49,9 @@ def test_not_parquet(tmp_path):
     (dict(encoding=5), "'encoding': 5 is not a string or a dict"),
     (dict(bloom_filter=[1]), "'bloom_filter': 1 is not a string"),
     (dict(threads=-1), "'threads': -1 is out of range"),
+    (dict(content_defined_chunking={"min_size": 1}), "unknown option 'min_size'"),
+    (dict(content_defined_chunking={"min_chunk_size": 4096, "max_chunk_size": 1024}), "min chunk size < max chunk size"),
+    (dict(content_defined_chunking="yes"), "'content_defined_chunking': 'yes' is not True or False"),
 ])
 def test_bad_writer_options(tmp_path, options, message):
     with pytest.raises(ValueError, match=message) as info:

@@ -137,6 +137,8 @@ def test_write_a_table(groups_file, tmp_path):
     dict(codec="brotli"), dict(row_group_bytes=1 << 12), dict(page_bytes=256, page_rows=10), dict(page_version=2),
     dict(dictionary=False), dict(encoding="plain"), dict(encoding={"a": "delta_binary_packed", "c": "byte_stream_split"}), dict(encoding={"b": "delta_byte_array"}),
     dict(bloom_filter=["a", "b"]), dict(statistics=False), dict(threads=1), dict(threads=0),
+    dict(content_defined_chunking=True),
+    dict(content_defined_chunking={"min_chunk_size": 256, "max_chunk_size": 1024, "norm_level": 1}),
 ])
 def test_writer_options_round_trip(groups_file, tmp_path, options):
     path, frame = groups_file

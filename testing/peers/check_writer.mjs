@@ -374,7 +374,7 @@ const BIG_TABLES = {
       ${nul(`[i::INTEGER, (i % 97)::INTEGER]`, 9)} AS li
     FROM range(60000) t(i)`,
 };
-const BIG_SETS = ['default', 'enc-delta', 'rg-bytes-page-bytes'];
+const BIG_SETS = ['default', 'enc-delta', 'rg-bytes-page-bytes', 'cdc'];
 // Rewrite options for part (b): the default, and one that exercises pages, v2 and no dictionary.
 // The encodings sets of part (a) too (DuckDB cannot read enc-bss-wide: left out here).
 const PEER_SETS = [
@@ -383,6 +383,10 @@ const PEER_SETS = [
     '--page-rows', '128', '--row-group-rows', '700'] },
   ...OPTION_SETS.filter((set) => ['enc-delta', 'enc-length-bloom-v2', 'lz4raw-small'].includes(set.name)),
   { name: 'rg-bytes-page-bytes', args: ['--row-group-bytes', '300000', '--page-bytes', '8192', '--threads', '2'] },
+  // Content-defined pages, small enough that every column has many: boundaries at record
+  // starts of nested columns, mid-chunk dictionary fallback (the big table), every type.
+  { name: 'cdc', args: ['--content-defined-chunking', '--cdc-min-size', '512', '--cdc-max-size', '4096',
+    '--codec', 'zstd', '--row-group-rows', '2000'] },
 ];
 
 // DuckDB's equality of two files: row counts, column types, EXCEPT ALL both ways; float
@@ -465,20 +469,33 @@ async function statsPart(options) {
     if (r.error) { report('FAIL', 'duckdb-stats', `strata convert ${extra.join(' ')}`, [r.error]); return; }
   }
   // 0. DuckDB probes strata's Bloom filters: a value is never excluded from the row group that
-  //    holds it, and is excluded from most others (false-positive rate 5% per row group).
+  //    holds it, and is excluded from most others (false-positive rate 5% per row group). The
+  //    filters are folded to the values each chunk holds: with --dictionary off the date column
+  //    (1,000 distinct values a row group) gets a filter of at most 2 KiB, not the 16 KiB its
+  //    10,000 values would have been given before folding.
   const bloomFile = path.join(options.tmp, 'sorted_bloom.parquet');
+  const foldedFile = path.join(options.tmp, 'sorted_bloom_nodict.parquet');
   const br = runStrata(options.strata, ['convert', '--row-group-rows', String(STATS_GROUP), '--bloom-filter', 'id,s',
     source, bloomFile]);
-  if (br.error) report('FAIL', 'duckdb-bloom', 'strata convert --bloom-filter id,s', [br.error]);
+  const fr = runStrata(options.strata, ['convert', '--row-group-rows', String(STATS_GROUP), '--bloom-filter', 'd',
+    '--dictionary', 'off', source, foldedFile]);
+  if (br.error || fr.error) report('FAIL', 'duckdb-bloom', 'strata convert --bloom-filter', [br.error ?? fr.error]);
   else {
-    for (const [column, value, literal] of [['id', 42017, '42017'], ['s', null, null]]) {
+    const [{ d: dateText }] = await db.rows(`SELECT d::VARCHAR AS d FROM read_parquet(${q(source)}) WHERE id = 55555`);
+    for (const [file, column, value, literal] of [[bloomFile, 'id', 42017, '42017'], [bloomFile, 's', 73001, null],
+      [foldedFile, 'd', 55555, `DATE '${dateText}'`]]) {
       const [row] = literal === null
-        ? await db.rows(`SELECT s AS v FROM read_parquet(${q(source)}) WHERE id = 73001`) : [{ v: value }];
+        ? await db.rows(`SELECT s AS v FROM read_parquet(${q(source)}) WHERE id = ${value}`) : [{ v: value }];
       const probe = literal ?? q(row.v);
-      const holder = Math.floor((literal === null ? 73001 : value) / STATS_GROUP);
-      const probes = await db.rows(`SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe(${q(bloomFile)}, ` +
+      const holder = Math.floor(value / STATS_GROUP);
+      const probes = await db.rows(`SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe(${q(file)}, ` +
         `${q(column)}, ${probe}) ORDER BY row_group_id`);
       const problems = [];
+      if (file === foldedFile) {
+        const lengths = await db.rows(`SELECT bloom_filter_length AS n FROM parquet_metadata(${q(file)})`);
+        const big = lengths.filter((l) => !(Number(l.n) <= 2048 + 64));
+        if (big.length) problems.push(`filters not folded: lengths ${lengths.map((l) => l.n).join(', ')}`);
+      }
       if (probes.length !== STATS_ROWS / STATS_GROUP) problems.push(`${probes.length} probe rows`);
       const held = probes.find((p) => Number(p.row_group_id) === holder);
       if (!held || held.bloom_filter_excludes !== false) problems.push(`row group ${holder} holds the value, DuckDB says excluded = ${held?.bloom_filter_excludes}`);

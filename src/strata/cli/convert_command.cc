@@ -41,6 +41,10 @@ struct ConvertArgs {
   std::string dictionary = "on";
   std::vector<std::string> encodings;
   std::vector<std::string> bloom_filters;
+  bool content_defined_chunking = false;
+  int64_t cdc_min_size = 0;
+  int64_t cdc_max_size = 0;
+  std::optional<int> cdc_norm_level;
   std::string statistics = "on";
   int threads = 0;
   bool stats = false;
@@ -106,6 +110,13 @@ Result<parquet::WriterOptions> MakeWriterOptions(const ConvertArgs& args) {
   STRATA_ASSIGN_OR_RETURN(bool statistics, ParseOnOff("--statistics", args.statistics));
   options.columns.statistics = statistics;
   options.file.executor = exec::ProcessExecutor(args.threads);
+  // Any --cdc-* option turns content-defined chunking on.
+  parquet::ContentDefinedChunking& cdc = options.columns.content_defined_chunking;
+  cdc.enabled = args.content_defined_chunking || args.cdc_min_size > 0 || args.cdc_max_size > 0 ||
+                args.cdc_norm_level.has_value();
+  if (args.cdc_min_size > 0) cdc.min_chunk_bytes = args.cdc_min_size;
+  if (args.cdc_max_size > 0) cdc.max_chunk_bytes = args.cdc_max_size;
+  if (args.cdc_norm_level) cdc.norm_level = *args.cdc_norm_level;
   // Per-column settings start from the defaults chosen above.
   auto column = [&](const std::string& path) -> parquet::ColumnWriteOptions& {
     auto [it, inserted] = options.column_overrides.try_emplace(path, options.columns);
@@ -426,6 +437,20 @@ void RegisterConvertCommand(CLI::App& app, CommandAction& action) {
                                          "ALP (FLOAT, DOUBLE) is a Preview encoding many readers cannot read yet"));
   parquet_only.push_back(
       sub->add_option("--bloom-filter", args->bloom_filters, "Columns that get a Bloom filter")->delimiter(','));
+  parquet_only.push_back(sub->add_flag("--content-defined-chunking", args->content_defined_chunking,
+                                       "End data pages where a rolling hash over the values says, so that an edit "
+                                       "changes only the pages around it (deduplicating storage)"));
+  parquet_only.push_back(sub->add_option("--cdc-min-size", args->cdc_min_size,
+                                         "Content-defined chunks' minimum bytes (default 262144; implies "
+                                         "--content-defined-chunking)")
+                             ->check(CLI::PositiveNumber));
+  parquet_only.push_back(sub->add_option("--cdc-max-size", args->cdc_max_size,
+                                         "Content-defined chunks' maximum bytes (default 1048576; implies "
+                                         "--content-defined-chunking)")
+                             ->check(CLI::PositiveNumber));
+  parquet_only.push_back(sub->add_option("--cdc-norm-level", args->cdc_norm_level,
+                                         "Content-defined chunking's normalisation level, -8 to 8 (default 0; higher: "
+                                         "smaller chunks; implies --content-defined-chunking)"));
   parquet_only.push_back(
       sub->add_option("--statistics", args->statistics, "Statistics and page index: on (default) or off"));
   sub->add_option("--threads", args->threads, "Threads decoding and encoding column chunks (default 0: every core)")

@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -193,6 +194,59 @@ void BloomFilter::InsertHashes(const uint64_t* hashes, int64_t count) {
 bool BloomFilter::FindHash(uint64_t hash) const {
   const uint32_t* block = words() + 8 * BlockIndex(hash, static_cast<uint64_t>(num_blocks()));
   return BlockContains(block, static_cast<uint32_t>(hash));
+}
+
+// ---- folding ----------------------------------------------------------------------------------
+
+namespace {
+
+// Share of set bits of a 32-bit word with k bits set.
+constexpr auto kSetShare = [] {
+  std::array<double, 33> share{};
+  for (int k = 0; k <= 32; ++k) share[static_cast<size_t>(k)] = k / 32.0;
+  return share;
+}();
+
+// FalsePositiveRate() of the filter over `words` (num_blocks blocks) folded by `factor` (1 or 2):
+// each block of the result is `factor` adjacent blocks OR-ed.
+double FoldedFalsePositiveRate(const uint32_t* words, int64_t num_blocks, int64_t factor) {
+  const int64_t folded_blocks = num_blocks / factor;
+  double sum = 0;
+  for (int64_t b = 0; b < folded_blocks; ++b) {
+    const uint32_t* block = words + 8 * b * factor;
+    double p = 1.0;
+    for (int w = 0; w < 8; ++w) {
+      uint32_t word = block[w];
+      for (int64_t f = 1; f < factor; ++f) word |= block[8 * f + w];
+      p *= kSetShare[static_cast<size_t>(std::popcount(word))];
+    }
+    sum += p;
+  }
+  return sum / static_cast<double>(folded_blocks);
+}
+
+}  // namespace
+
+double BloomFilter::FalsePositiveRate() const { return FoldedFalsePositiveRate(words(), num_blocks(), 1); }
+
+void BloomFilter::FoldInHalf() {
+  if (num_bytes_ <= kMinBytes) return;
+  uint32_t* words = mutable_words();
+  const int64_t half = num_blocks() / 2;
+  // Ascending is safe in place: block i is written after blocks 2i and 2i + 1 (>= i) are read.
+  for (int64_t i = 0; i < half; ++i) {
+    for (int w = 0; w < 8; ++w) words[8 * i + w] = words[16 * i + w] | words[16 * i + 8 + w];
+  }
+  num_bytes_ /= 2;
+}
+
+int BloomFilter::FoldToFalsePositiveRate(double fpp) {
+  int folds = 0;
+  while (num_bytes_ > kMinBytes && FoldedFalsePositiveRate(words(), num_blocks(), 2) <= fpp) {
+    FoldInHalf();
+    ++folds;
+  }
+  return folds;
 }
 
 // ---- serialization ----------------------------------------------------------------------------

@@ -54,6 +54,22 @@ class BloomFilter {
   // False: the value is certainly absent. True: present, or a false positive.
   bool FindHash(uint64_t hash) const;
 
+  // The rate at which this filter answers yes for a value never inserted, for probes whose
+  // hashes are uniformly random: the mean over blocks of the product of each word's share of
+  // set bits (a probe's eight bits fall one in each word). Exact for the bits as they are, not
+  // a model of how they were filled; O(num_bytes()).
+  double FalsePositiveRate() const;
+  // Halves the filter: block i of the result is blocks 2i and 2i + 1 OR-ed together. A hash
+  // picks block ((hash >> 32) * num_blocks) >> 32, and halving num_blocks maps blocks 2i and
+  // 2i + 1 (not i and i + n/2, as a modulo would) to i; the bits within a block come from the
+  // hash's lower half, unchanged. So every value inserted before is still found. No-op at
+  // kMinBytes. Keeps the bitset's memory (the filter is written and freed soon after).
+  void FoldInHalf();
+  // Folds while the halved filter's FalsePositiveRate() stays <= fpp: the smallest power of
+  // two that meets the target for the values actually inserted (the writer builds a chunk's
+  // filter large and folds it at the chunk's end). Returns how many times it halved.
+  int FoldToFalsePositiveRate(double fpp);
+
   int64_t num_bytes() const { return num_bytes_; }
   int64_t num_blocks() const { return num_bytes_ / kBytesPerBlock; }
   // The bitset as stored in the file (num_bytes() bytes, little-endian words); valid while the

@@ -275,6 +275,63 @@ TEST(BloomFilterTest, MeasuredFalsePositiveRateIsNearTheRequestedOne) {
   }
 }
 
+// ---- folding ----------------------------------------------------------------------------------
+
+// Halving maps blocks 2i and 2i + 1 to block i (the block index scales the hash's upper half by
+// the block count): a folded filter is bit for bit the filter built at half the size.
+TEST(BloomFilterFoldTest, FoldedFilterEqualsTheFilterBuiltAtHalfTheSize) {
+  auto pool = MakeSystemMemoryPool();
+  std::vector<uint64_t> hashes(5000);
+  SplitMix64 rng{7};
+  for (uint64_t& h : hashes) h = rng.Next();
+  auto folded = MakeFilter(pool.get(), 64 << 10);
+  folded->InsertHashes(hashes.data(), static_cast<int64_t>(hashes.size()));
+  for (int64_t bytes = 32 << 10; bytes >= BloomFilter::kMinBytes; bytes /= 2) {
+    folded->FoldInHalf();
+    ASSERT_EQ(folded->num_bytes(), bytes);
+    auto direct = MakeFilter(pool.get(), bytes);
+    direct->InsertHashes(hashes.data(), static_cast<int64_t>(hashes.size()));
+    ASSERT_EQ(std::memcmp(folded->bitset(), direct->bitset(), static_cast<size_t>(bytes)), 0) << bytes;
+    for (uint64_t h : hashes) ASSERT_TRUE(folded->FindHash(h)) << bytes;
+  }
+  folded->FoldInHalf();  // no smaller than one block
+  EXPECT_EQ(folded->num_bytes(), BloomFilter::kMinBytes);
+}
+
+// FalsePositiveRate() is what probing measures; folding stops at the smallest size within the
+// target, and keeps every value.
+TEST(BloomFilterFoldTest, FoldsToTheSmallestSizeWithinTheTargetRate) {
+  auto pool = MakeSystemMemoryPool();
+  for (const int64_t ndv : {int64_t{10}, int64_t{10'000}, int64_t{100'000}}) {
+    for (const double fpp : {0.05, 0.01}) {
+      auto filter = MakeFilter(pool.get(), 1 << 20);
+      SplitMix64 rng{static_cast<uint64_t>(ndv)};
+      std::vector<uint64_t> hashes(static_cast<size_t>(ndv));
+      for (uint64_t& h : hashes) h = rng.Next();
+      filter->InsertHashes(hashes.data(), ndv);
+      filter->FoldToFalsePositiveRate(fpp);
+      const double rate = filter->FalsePositiveRate();
+      EXPECT_LE(rate, fpp) << ndv << " at " << fpp;
+      for (uint64_t h : hashes) ASSERT_TRUE(filter->FindHash(h)) << ndv;
+      if (filter->num_bytes() > BloomFilter::kMinBytes) {
+        // One more halving would have passed the target.
+        auto half = MakeFilter(pool.get(), filter->num_bytes() / 2);
+        half->InsertHashes(hashes.data(), ndv);
+        EXPECT_GT(half->FalsePositiveRate(), fpp) << ndv << " at " << fpp;
+      }
+      // Observed on values never inserted, within sampling noise of the computed rate.
+      constexpr int kProbes = 200000;
+      int hits = 0;
+      for (int i = 0; i < kProbes; ++i) hits += filter->FindHash(rng.Next()) ? 1 : 0;
+      const double observed = static_cast<double>(hits) / kProbes;
+      EXPECT_NEAR(observed, rate, 5 * std::sqrt(rate / kProbes) + 1e-5) << ndv << " at " << fpp;
+      // At most the next power of two past the spec formula's bytes (the formula ignores how
+      // unevenly blocks fill, so meeting the rate exactly can take one more doubling).
+      EXPECT_LE(filter->num_bytes(), BloomFilter::OptimalNumBytes(ndv, fpp) * 2) << ndv << " at " << fpp;
+    }
+  }
+}
+
 // ---- serialized form --------------------------------------------------------------------------
 
 TEST(BloomFilterTest, WriteToAppendsHeaderAndBitset) {

@@ -1,7 +1,8 @@
 // The Bloom filter of one column chunk being written: the hashes of values written outside
-// the dictionary as they come, the dictionary's entries at the chunk's end (a dictionary
-// holds each distinct value once), then the filter, written after the row group's chunks
-// (encrypted with the column's key when the column is).
+// the dictionary go into it as they come, the dictionary's entries at the chunk's end (a
+// dictionary holds each distinct value once); then, unless a distinct count was given, it is
+// folded to the smallest size that meets the target false-positive rate, and written after
+// the row group's chunks (encrypted with the column's key when the column is).
 #pragma once
 
 #include <cstdint>
@@ -23,15 +24,21 @@ namespace strata::parquet {
 class ChunkBloomFilter {
  public:
   // `value_width`: bytes of one fixed-width physical value (0 for BOOLEAN and BYTE_ARRAY).
-  ChunkBloomFilter(MemoryPool* pool, const ColumnWriteOptions& options, PhysicalType type, int value_width);
+  // `max_chunk_values`: the most values a chunk can hold (a flat column's row-group rows; 0
+  // when unbounded, as for a nested column), which bounds the filter built before folding.
+  ChunkBloomFilter(MemoryPool* pool, const ColumnWriteOptions& options, PhysicalType type, int value_width,
+                   int64_t max_chunk_values);
 
   bool enabled() const { return options_.bloom_filter; }
   // Values written in the fallback encoding (the dictionary's entries come at Build).
   Status AddValues(const GatheredValues& values);
   // The chunk's filter: the values added, and the `entries` entries of the chunk's dictionary
-  // from its PLAIN page body (none when the chunk used no dictionary). The filter is sized for
-  // options.bloom_filter_ndv, or for the distinct values these give.
+  // from its PLAIN page body (none when the chunk used no dictionary); folded to fit them
+  // unless options.bloom_filter_ndv sized it.
   Status Build(std::span<const uint8_t> dictionary_plain, int64_t entries);
+  // Bytes the filter is built at before folding (the spec's size for the chunk's most values,
+  // capped by bloom_filter_max_bytes and, under a pool limit, a 64th of it).
+  int64_t initial_bytes() const { return initial_bytes_; }
   // Writes the filter built last (nothing without one): its offset and stored length.
   // `encryptor`/`encryption`: the file's and the column's, null for a plaintext column;
   // `row_group` and `column` make the module's AAD.
@@ -46,7 +53,11 @@ class ChunkBloomFilter {
   MemoryPool* pool_;
   PhysicalType type_;
   int value_width_;
-  ResizableBuffer hashes_;  // of values not in the dictionary
+  int64_t initial_bytes_;
+  // Allocates the filter on the chunk's first value, at `num_bytes`.
+  Status EnsureFilter(int64_t num_bytes);
+  Status InsertDictionary(std::span<const uint8_t> dictionary_plain, int64_t entries);
+  ResizableBuffer hashes_;  // scratch: one batch's hashes
   ResizableBuffer bytes_;
   ResizableBuffer modules_;  // the encrypted header and bitset
   std::unique_ptr<BloomFilter> bloom_;

@@ -24,23 +24,33 @@ Status ColumnChunkWriter::Impl::Write(const ShreddedLeaf& leaf) {
   if (leaf.values != nullptr && leaf.values->type->id() == TypeId::kDictionary) {
     STRATA_RETURN_NOT_OK(PrepareDictionaryInput(leaf.values->dictionary));
   }
+  // Content-defined chunking: the levels where pages must end, whatever the limits say.
+  std::span<const int64_t> boundaries;
+  if (chunker_ != nullptr) {
+    STRATA_ASSIGN_OR_RETURN(boundaries, chunker_->FindBoundaries(leaf));
+  }
+  size_t next_boundary = 0;
   // Walk the written elements range by range alongside the levels.
   size_t range = 0;
   int64_t element = leaf.ranges.empty() ? 0 : leaf.ranges[0].first;
   int64_t level = 0;
   while (level < n) {
+    for (; next_boundary < boundaries.size() && boundaries[next_boundary] <= level; ++next_boundary) {
+      if (boundaries[next_boundary] == level) STRATA_RETURN_NOT_OK(FlushPage());
+    }
+    const int64_t limit = next_boundary < boundaries.size() ? boundaries[next_boundary] : n;
     const int64_t rows_left = std::max<int64_t>(1, file_.data_page_rows - page_rows_);
     const int64_t mini_batch = PageRoomLevels();
     int64_t end;
     int64_t rows;
     if (rep == nullptr) {
-      rows = std::min({n - level, mini_batch, rows_left});
+      rows = std::min({limit - level, mini_batch, rows_left});
       end = level + rows;
     } else {
-      // End at a row start: after `rows_left` rows, or past `mini_batch` levels.
+      // End at a row start: after `rows_left` rows, past `mini_batch` levels, or at a boundary.
       rows = 0;
       end = level;
-      while (end < n) {
+      while (end < limit) {
         if (rep[end] == 0) {
           if (rows > 0 && (rows >= rows_left || end - level >= mini_batch)) break;
           ++rows;
@@ -587,6 +597,7 @@ void ColumnChunkWriter::Impl::ResetChunk() {
   dictionary_active_ = dictionary_ != nullptr;
   dictionary_used_ = false;
   remap_valid_ = false;
+  if (chunker_ != nullptr) chunker_->Reset();
   chunk_stats_.Reset();
   column_index_.Reset();
   offset_index_.Reset();

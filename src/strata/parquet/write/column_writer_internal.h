@@ -20,6 +20,7 @@
 #include "strata/parquet/encoding/plain.h"
 #include "strata/parquet/encoding/rle_bit_packed.h"
 #include "strata/parquet/write/chunk_bloom_filter.h"
+#include "strata/parquet/write/content_defined_chunker.h"
 #include "strata/parquet/write/page_encryption.h"
 #include "strata/parquet/write/page_writer.h"
 #include "strata/parquet/write/physical_values.h"
@@ -55,7 +56,8 @@ class ColumnChunkWriter::Impl {
         dictionary_values_(pool),
         remap_(pool),
         gathered_(pool),
-        bloom_(pool, column.options, column.physical_type, gatherer_.value_width()),
+        bloom_(pool, column.options, column.physical_type, gatherer_.value_width(),
+               column.max_repetition_level == 0 ? file.max_row_group_rows : 0),
         page_stats_(pool, column.physical_type, column.type_length, column.sort_order, column.is_float16),
         chunk_stats_(pool, column.physical_type, column.type_length, column.sort_order, column.is_float16),
         column_index_(StatisticsOptions{column.options.max_statistics_bytes}),
@@ -75,6 +77,9 @@ class ColumnChunkWriter::Impl {
       STRATA_ASSIGN_OR_RETURN(dictionary_, DictionaryEncoder::Make(pool_, width));
     }
     dictionary_active_ = dictionary_ != nullptr;
+    if (options_.content_defined_chunking.enabled) {
+      chunker_ = std::make_unique<ContentDefinedChunker>(column_, options_.content_defined_chunking, pool_);
+    }
     // A top-level optional leaf: its definition levels are its validity bits (the file
     // writer's LevelBuilder leaves them unmaterialised: set_flat_levels_from_validity).
     bitmap_levels_ = column_.path.size() == 1 && column_.max_definition_level == 1 &&
@@ -125,6 +130,7 @@ class ColumnChunkWriter::Impl {
                     page_stats_.memory_size() + chunk_stats_.memory_size() + alp_float_.memory_size() +
                     alp_double_.memory_size();
     if (dictionary_ != nullptr) total += dictionary_->memory_size();
+    if (chunker_ != nullptr) total += chunker_->memory_size();
     return total;
   }
 
@@ -206,6 +212,8 @@ class ColumnChunkWriter::Impl {
   ResizableBuffer remap_;
   ResizableBuffer gathered_;
   ChunkBloomFilter bloom_;
+  // Content-defined page boundaries (null when off).
+  std::unique_ptr<ContentDefinedChunker> chunker_;
 
   StatisticsCollector page_stats_;
   StatisticsCollector chunk_stats_;

@@ -8,7 +8,19 @@
 
 namespace strata::parquet {
 
+Status ContentDefinedChunking::Validate() const {
+  if (min_chunk_bytes <= 0 || max_chunk_bytes <= min_chunk_bytes || max_chunk_bytes > (int64_t{1} << 30)) {
+    return Status::Invalid("content-defined chunking needs 0 < min chunk size < max chunk size <= 1 GiB, got {} and {}",
+                           min_chunk_bytes, max_chunk_bytes);
+  }
+  if (norm_level < -8 || norm_level > 8) {
+    return Status::Invalid("content-defined chunking's normalisation level must be in [-8, 8], got {}", norm_level);
+  }
+  return Status::OK();
+}
+
 Status ColumnWriteOptions::Validate() const {
+  STRATA_RETURN_NOT_OK(content_defined_chunking.Validate());
   if (!(dictionary_min_saving >= 0 && dictionary_min_saving < 1)) {
     return Status::Invalid("dictionary_min_saving must be in [0, 1), got {}", dictionary_min_saving);
   }
@@ -22,6 +34,9 @@ Status ColumnWriteOptions::Validate() const {
     return Status::Invalid("bloom_filter_fpp must be in (0, 1), got {}", bloom_filter_fpp);
   }
   if (bloom_filter_ndv < 0) return Status::Invalid("bloom_filter_ndv must be >= 0, got {}", bloom_filter_ndv);
+  if (bloom_filter_max_bytes < 32 || bloom_filter_max_bytes > (int64_t{128} << 20)) {
+    return Status::Invalid("bloom_filter_max_bytes must be in [32, 128 MiB], got {}", bloom_filter_max_bytes);
+  }
   switch (encoding) {
     case Encoding::kPlain:
     case Encoding::kRle:

@@ -22,6 +22,23 @@ namespace strata::parquet {
 
 enum class DataPageVersion { kV1 = 1, kV2 = 2 };
 
+// Content-defined chunking (Arrow C++ 21's use_content_defined_chunking, arrow-rs's
+// CdcOptions): data pages end where a rolling hash over the values says, not by count, so an
+// edit changes only the pages around it (content_defined_chunker.h). A chunk holds at least
+// `min_chunk_bytes` and at most `max_chunk_bytes` of hashed bytes (values as stored plus 2
+// bytes per definition and repetition level, before encoding and compression); the page byte
+// and row limits still split a chunk further. `norm_level` moves chunk sizes toward the
+// minimum (each level halves the bytes between boundaries past it; negative: toward the
+// maximum). Defaults as Arrow's documentation gives them.
+struct ContentDefinedChunking {
+  bool enabled = false;
+  int64_t min_chunk_bytes = 256 << 10;
+  int64_t max_chunk_bytes = 1 << 20;
+  int norm_level = 0;
+
+  Status Validate() const;
+};
+
 struct ColumnWriteOptions {
   // SNAPPY by default, as most writers: it costs little to write and reads fast.
   codec::CompressionCodec codec = codec::CompressionCodec::kSnappy;
@@ -50,12 +67,20 @@ struct ColumnWriteOptions {
   int32_t max_statistics_bytes = 64;
   // ColumnIndex and OffsetIndex of every chunk, written before the footer.
   bool page_index = true;
-  // A split-block Bloom filter per chunk, sized for `bloom_filter_ndv` distinct values (0: the
-  // chunk's distinct value count when it was dictionary-encoded throughout, else its value
-  // count) at false-positive rate `bloom_filter_fpp`.
+  // A split-block Bloom filter per chunk with false-positive rate `bloom_filter_fpp`. With
+  // `bloom_filter_ndv` 0 (the default) no distinct count is needed: the filter is built large
+  // (up to `bloom_filter_max_bytes`, and no larger than the chunk's rows could fill for a flat
+  // column) and folded at the chunk's end to the smallest size whose false-positive rate for
+  // the values actually inserted stays within `bloom_filter_fpp`. A `bloom_filter_ndv` > 0
+  // sizes it for that many distinct values instead, by the spec's formula, unfolded.
   bool bloom_filter = false;
   int64_t bloom_filter_ndv = 0;
   double bloom_filter_fpp = 0.05;
+  // 1 MiB holds ~1.2 million distinct values at the default FPP: more than a default row
+  // group (256Ki rows) can hold. Rounded down to a power of two; at least 32.
+  int64_t bloom_filter_max_bytes = 1 << 20;
+  // Pages by content; see ContentDefinedChunking.
+  ContentDefinedChunking content_defined_chunking;
 
   // `type` is the column's physical type; `path` names it in messages.
   Status Validate(PhysicalType type, const std::string& path) const;
