@@ -132,7 +132,18 @@ Result<ArrayDataPtr> ArrayLoader::Load(const Field& field, const std::string& pa
   if (id == TypeId::kNull) {
     return ArrayData::Make(type, length, {nullptr}, length);
   }
-  STRATA_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> validity, NextBuffer(path, "validity", BytesForBits(length), 0, 1));
+  // Unions and run-end encoded arrays have no validity bitmap since metadata V5; V4 writers
+  // still gave them the buffer, which must then state no nulls.
+  const bool own_validity = !(is_union(id) || id == TypeId::kRunEndEncoded);
+  std::shared_ptr<Buffer> validity;
+  if (own_validity || message_.version < kMetadataV5) {
+    STRATA_ASSIGN_OR_RETURN(validity, NextBuffer(path, "validity", BytesForBits(length), 0, 1));
+  }
+  if (!own_validity && node.null_count != 0) {
+    return Status::NotImplemented("{}: record batch at byte {}, column '{}': a {} with {} nulls of its own (a "
+                                  "pre-1.0 validity bitmap), which strata does not read",
+                                  message_.label, message_.offset, path, type->ToString(), node.null_count);
+  }
   if (node.null_count == 0) {
     validity = nullptr;
   } else if (validity->size() < BytesForBits(length)) {
@@ -231,6 +242,24 @@ Result<ArrayDataPtr> ArrayLoader::Load(const Field& field, const std::string& pa
     case TypeId::kStruct:
       for (int i = 0; i < type->num_fields(); ++i) STRATA_RETURN_NOT_OK(child(i));
       break;
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion:
+      STRATA_RETURN_NOT_OK(fixed(1, "type ids"));
+      if (id == TypeId::kDenseUnion) STRATA_RETURN_NOT_OK(fixed(4, "offsets"));
+      for (int i = 0; i < type->num_fields(); ++i) STRATA_RETURN_NOT_OK(child(i));
+      break;
+    case TypeId::kRunEndEncoded:
+      STRATA_RETURN_NOT_OK(child(0));
+      STRATA_RETURN_NOT_OK(child(1));
+      break;
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {
+      const int64_t width = id == TypeId::kListView ? 4 : 8;
+      STRATA_RETURN_NOT_OK(fixed(width, "offsets"));
+      STRATA_RETURN_NOT_OK(fixed(width, "sizes"));
+      STRATA_RETURN_NOT_OK(child(0));
+      break;
+    }
     case TypeId::kDictionary: {
       STRATA_RETURN_NOT_OK(fixed(type->index_type()->byte_width(), "indices"));
       auto data = ArrayData::Make(type, length, std::move(buffers), node.null_count);

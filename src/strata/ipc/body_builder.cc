@@ -1,7 +1,9 @@
 #include "strata/ipc/body_builder.h"
 
+#include <algorithm>
 #include <cstring>
 
+#include "strata/array/array.h"
 #include "strata/array/bitmap.h"
 
 namespace strata::ipc {
@@ -128,6 +130,9 @@ Status BodyBuilder::AddArray(const ArrayData& data, const std::string& path) {
   const int64_t null_count = id == TypeId::kNull ? data.length : data.GetNullCount();
   nodes_.push_back({data.length, null_count});
   if (id == TypeId::kNull) return Status::OK();  // no buffers
+  // Metadata V5: unions and run-end encoded arrays have no validity buffer (nor nulls of their
+  // own: their null count is 0).
+  if (is_union(id) || id == TypeId::kRunEndEncoded) return AddUnionOrRunEnds(data, path);
 
   if (null_count == 0) {
     AddEmpty();
@@ -183,6 +188,14 @@ Status BodyBuilder::AddArray(const ArrayData& data, const std::string& path) {
       const int64_t width = type.index_type()->byte_width();
       return AddBuffer(data.buffers[1], data.offset * width, data.length * width);
     }
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {
+      // Views index the whole child, which goes as it is (offsets are not rebased).
+      const int64_t width = id == TypeId::kListView ? 4 : 8;
+      STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[1], data.offset * width, data.length * width));
+      STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[2], data.offset * width, data.length * width));
+      return AddArray(*data.children[0], child_path(0));
+    }
     default:
       if (is_primitive_fixed_width(id)) {
         const int64_t width = type.byte_width();
@@ -190,6 +203,51 @@ Status BodyBuilder::AddArray(const ArrayData& data, const std::string& path) {
       }
       return Status::NotImplemented("column '{}': type {} cannot be written to Arrow IPC", path, type.ToString());
   }
+}
+
+Status BodyBuilder::AddUnionOrRunEnds(const ArrayData& data, const std::string& path) {
+  const DataType& type = *data.type;
+  nodes_.back().null_count = 0;
+  auto child_path = [&](int i) { return path + "." + type.fields()[static_cast<size_t>(i)]->name(); };
+  if (type.id() == TypeId::kRunEndEncoded) {
+    // IPC has no offsets: a slice is written as the runs it touches, their ends rebased to it.
+    const RunEndEncodedArray ree(std::make_shared<ArrayData>(data));
+    if (data.offset == 0) {  // runs past the length are legal, and kept
+      STRATA_RETURN_NOT_OK(AddArray(*data.children[0], child_path(0)));
+      return AddArray(*data.children[1], child_path(1));
+    }
+    const int64_t first = data.length == 0 ? 0 : ree.PhysicalIndex(0);
+    const int64_t runs = data.length == 0 ? 0 : ree.PhysicalIndex(data.length - 1) + 1 - first;
+    if (runs < 0 || first + runs > ree.values().length) {
+      return Status::Invalid("column '{}': the run ends of {} do not increase", path, type.ToString());
+    }
+    const DataType& end_type = *ree.run_ends().type;
+    const int64_t width = end_type.byte_width();
+    STRATA_ASSIGN_OR_RETURN(auto ends, AllocateBuffer(pool_, runs * width));
+    for (int64_t k = 0; k < runs; ++k) {
+      const int64_t end = std::min(ree.RunEnd(first + k), data.offset + data.length) - data.offset;
+      if (width == 2) ends->mutable_data_as<int16_t>()[k] = static_cast<int16_t>(end);
+      if (width == 4) ends->mutable_data_as<int32_t>()[k] = static_cast<int32_t>(end);
+      if (width == 8) ends->mutable_data_as<int64_t>()[k] = end;
+    }
+    auto rebased = ArrayData::Make(ree.run_ends().type, runs, {nullptr, std::shared_ptr<Buffer>(std::move(ends))}, 0);
+    STRATA_RETURN_NOT_OK(AddArray(*rebased, child_path(0)));
+    return AddArray(*data.children[1]->Slice(first, runs), child_path(1));
+  }
+  STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[1], data.offset, data.length));
+  if (type.id() == TypeId::kDenseUnion) {
+    // Dense offsets index each member whole: the members go as they are.
+    STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[2], data.offset * 4, data.length * 4));
+    for (int i = 0; i < type.num_fields(); ++i) {
+      STRATA_RETURN_NOT_OK(AddArray(*data.children[static_cast<size_t>(i)], child_path(i)));
+    }
+    return Status::OK();
+  }
+  for (int i = 0; i < type.num_fields(); ++i) {
+    STRATA_RETURN_NOT_OK(
+        AddArray(*data.children[static_cast<size_t>(i)]->Slice(data.offset, data.length), child_path(i)));
+  }
+  return Status::OK();
 }
 
 fb::Offset<void> BodyBuilder::AddRecordBatchTable(fb::FlatBufferBuilder& fbb, int64_t length) const {

@@ -29,6 +29,9 @@ class BodyBuilder {
   // Adds the nodes and buffers of `data` and everything below it (not its dictionary, which
   // travels in a dictionary batch). `path` names the column in errors.
   Status AddArray(const ArrayData& data, const std::string& path);
+  // Unions (type ids, dense offsets, members) and run-end encoded arrays (run ends rebased to
+  // a slice, values): no validity buffer, as metadata V5 lays them out.
+  Status AddUnionOrRunEnds(const ArrayData& data, const std::string& path);
   // The RecordBatch table of what was added, `length` rows.
   format::fb::Offset<void> AddRecordBatchTable(format::fb::FlatBufferBuilder& fbb, int64_t length) const;
 
