@@ -45,10 +45,18 @@ Result<ResizableBuffer*> BodyBuilder::NextScratch() {
 
 void BodyBuilder::AddEmpty() { buffers_.push_back({body_length_, 0}); }
 
-Status BodyBuilder::AddBytes(const uint8_t* data, int64_t size, std::shared_ptr<Buffer> keep_alive) {
+Status BodyBuilder::AddBytes(const uint8_t* data, int64_t size, std::shared_ptr<Buffer> keep_alive, Swap swap) {
   if (size == 0) {
     AddEmpty();
     return Status::OK();
+  }
+  if (big_endian_ && swap.width > 1) {
+    STRATA_ASSIGN_OR_RETURN(ResizableBuffer * swapped, NextScratch());
+    STRATA_RETURN_NOT_OK(swapped->Resize(size));
+    std::memcpy(swapped->mutable_data(), data, static_cast<size_t>(size));
+    SwapInPlace(swapped->mutable_data(), swap.layout, swap.width, size / swap.width, /*to_native=*/false);
+    data = swapped->data();
+    keep_alive = nullptr;
   }
   uncompressed_bytes_ += size;
   Piece piece{data, size, 0, false, std::move(keep_alive)};
@@ -72,7 +80,7 @@ Status BodyBuilder::AddBytes(const uint8_t* data, int64_t size, std::shared_ptr<
   return Status::OK();
 }
 
-Status BodyBuilder::AddBuffer(std::shared_ptr<Buffer> buffer, int64_t offset, int64_t size) {
+Status BodyBuilder::AddBuffer(std::shared_ptr<Buffer> buffer, int64_t offset, int64_t size, Swap swap) {
   if (size == 0) {
     AddEmpty();
     return Status::OK();
@@ -82,7 +90,7 @@ Status BodyBuilder::AddBuffer(std::shared_ptr<Buffer> buffer, int64_t offset, in
                            buffer == nullptr ? 0 : buffer->size(), offset, offset + size);
   }
   const uint8_t* data = buffer->data() + offset;
-  return AddBytes(data, size, std::move(buffer));
+  return AddBytes(data, size, std::move(buffer), swap);
 }
 
 Status BodyBuilder::AddBitmap(const std::shared_ptr<Buffer>& buffer, int64_t bit_offset, int64_t length) {
@@ -113,13 +121,14 @@ Result<std::pair<int64_t, int64_t>> BodyBuilder::AddOffsets(const ArrayData& dat
   const int64_t first = offsets[0], last = offsets[data.length];
   if (first == 0) {
     STRATA_RETURN_NOT_OK(AddBuffer(buffer, data.offset * static_cast<int64_t>(sizeof(Offset)),
-                                   (data.length + 1) * static_cast<int64_t>(sizeof(Offset))));
+                                   (data.length + 1) * static_cast<int64_t>(sizeof(Offset)),
+                                   {SwapLayout::kWhole, sizeof(Offset)}));
   } else {
     STRATA_ASSIGN_OR_RETURN(ResizableBuffer * rebased, NextScratch());
     STRATA_RETURN_NOT_OK(rebased->Resize((data.length + 1) * static_cast<int64_t>(sizeof(Offset))));
     Offset* out = rebased->mutable_data_as<Offset>();
     for (int64_t i = 0; i <= data.length; ++i) out[i] = static_cast<Offset>(offsets[i] - first);
-    STRATA_RETURN_NOT_OK(AddBytes(rebased->data(), rebased->size(), nullptr));
+    STRATA_RETURN_NOT_OK(AddBytes(rebased->data(), rebased->size(), nullptr, {SwapLayout::kWhole, sizeof(Offset)}));
   }
   return std::pair<int64_t, int64_t>{first, last};
 }
@@ -157,7 +166,7 @@ Status BodyBuilder::AddArray(const ArrayData& data, const std::string& path) {
     case TypeId::kBinaryView:
     case TypeId::kStringView: {
       // Views keep pointing at their data buffers by index and offset: those go whole.
-      STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[1], data.offset * 16, data.length * 16));
+      STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[1], data.offset * 16, data.length * 16, {SwapLayout::kViews, 16}));
       variadic_counts_.push_back(static_cast<int64_t>(data.buffers.size()) - 2);
       for (size_t i = 2; i < data.buffers.size(); ++i) {
         const auto& buffer = data.buffers[i];
@@ -186,20 +195,24 @@ Status BodyBuilder::AddArray(const ArrayData& data, const std::string& path) {
       return Status::OK();
     case TypeId::kDictionary: {
       const int64_t width = type.index_type()->byte_width();
-      return AddBuffer(data.buffers[1], data.offset * width, data.length * width);
+      return AddBuffer(data.buffers[1], data.offset * width, data.length * width, {SwapLayout::kWhole, width});
     }
     case TypeId::kListView:
     case TypeId::kLargeListView: {
       // Views index the whole child, which goes as it is (offsets are not rebased).
       const int64_t width = id == TypeId::kListView ? 4 : 8;
-      STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[1], data.offset * width, data.length * width));
-      STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[2], data.offset * width, data.length * width));
+      STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[1], data.offset * width, data.length * width, {SwapLayout::kWhole, width}));
+      STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[2], data.offset * width, data.length * width, {SwapLayout::kWhole, width}));
       return AddArray(*data.children[0], child_path(0));
     }
     default:
       if (is_primitive_fixed_width(id)) {
         const int64_t width = type.byte_width();
-        return AddBuffer(data.buffers[1], data.offset * width, data.length * width);
+        Swap swap{SwapLayout::kWhole, width};
+        if (id == TypeId::kFixedSizeBinary) swap.width = 0;  // bytes
+        if (id == TypeId::kIntervalDayTime) swap.layout = SwapLayout::kDayTime;
+        if (id == TypeId::kIntervalMonthDayNano) swap.layout = SwapLayout::kMonthDayNano;
+        return AddBuffer(data.buffers[1], data.offset * width, data.length * width, swap);
       }
       return Status::NotImplemented("column '{}': type {} cannot be written to Arrow IPC", path, type.ToString());
   }
@@ -237,7 +250,7 @@ Status BodyBuilder::AddUnionOrRunEnds(const ArrayData& data, const std::string& 
   STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[1], data.offset, data.length));
   if (type.id() == TypeId::kDenseUnion) {
     // Dense offsets index each member whole: the members go as they are.
-    STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[2], data.offset * 4, data.length * 4));
+    STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[2], data.offset * 4, data.length * 4, {SwapLayout::kWhole, 4}));
     for (int i = 0; i < type.num_fields(); ++i) {
       STRATA_RETURN_NOT_OK(AddArray(*data.children[static_cast<size_t>(i)], child_path(i)));
     }

@@ -73,7 +73,7 @@ constexpr int16_t kMetadataV5 = 4;
 // union MessageHeader { Schema, DictionaryBatch, RecordBatch, Tensor, SparseTensor } (0 is NONE)
 constexpr uint8_t kMessageHeaderSchema = 1;
 // enum Endianness: short { Little, Big }
-constexpr int16_t kEndiannessLittle = 0;
+constexpr int16_t kEndiannessLittle = 0, kEndiannessBig = 1;
 // enum Precision: short { HALF, SINGLE, DOUBLE }
 constexpr int16_t kPrecisionHalf = 0, kPrecisionSingle = 1, kPrecisionDouble = 2;
 // enum DateUnit: short { DAY, MILLISECOND }

@@ -34,7 +34,7 @@ class SchemaMessageBuilder {
  public:
   SchemaMessageBuilder(fb::FlatBufferBuilder& fbb, DictionaryIds* ids) : fbb_(fbb), ids_(ids) {}
 
-  Result<fb::Offset<void>> AddSchema(const Schema& schema) {
+  Result<fb::Offset<void>> AddSchema(const Schema& schema, bool big_endian) {
     std::vector<fb::Offset<void>> fields;
     fields.reserve(schema.fields().size());
     for (const FieldPtr& field : schema.fields()) {
@@ -45,7 +45,7 @@ class SchemaMessageBuilder {
     const fb::Offset<void> metadata = AddKeyValues(fbb_, schema.metadata());
 
     const fb::uoffset_t schema_start = fbb_.StartTable();
-    fbb_.AddElement<int16_t>(kSchemaEndianness, kEndiannessLittle);
+    fbb_.AddElement<int16_t>(kSchemaEndianness, big_endian ? kEndiannessBig : kEndiannessLittle);
     fbb_.AddOffset(kSchemaFields, fields_vector);
     fbb_.AddOffset(kSchemaCustomMetadata, metadata);
     return fb::Offset<void>(fbb_.EndTable(schema_start));
@@ -248,12 +248,17 @@ class SchemaMessageParser {
     return ParseSchema(schema);
   }
 
-  Result<std::shared_ptr<Schema>> ParseSchema(const fb::Table* schema) {
+  Result<std::shared_ptr<Schema>> ParseSchema(const fb::Table* schema, bool* big_endian = nullptr) {
     STRATA_ASSIGN_OR_RETURN(int16_t endianness,
                             reader_.Scalar<int16_t>(schema, kSchemaEndianness, kEndiannessLittle, "Schema.endianness"));
-    if (endianness != kEndiannessLittle) {
-      return Status::NotImplemented("Arrow schema message: big-endian schemas are not supported");
+    if (endianness != kEndiannessLittle && endianness != kEndiannessBig) {
+      return Status::Corrupt("Arrow schema message: endianness {} (table at byte {})", endianness,
+                             reader_.OffsetOf(schema));
     }
+    if (endianness == kEndiannessBig && big_endian == nullptr) {
+      return Status::NotImplemented("Arrow schema message: a big-endian schema, outside of an IPC stream or file");
+    }
+    if (big_endian != nullptr) *big_endian = endianness == kEndiannessBig;
     STRATA_ASSIGN_OR_RETURN(auto field_tables, reader_.Tables(schema, kSchemaFields, "Schema.fields"));
     std::vector<FieldPtr> fields;
     fields.reserve(field_tables.size());
@@ -557,12 +562,14 @@ Result<KeyValueMetadata> ParseKeyValues(FlatbufferReader& reader, const fb::Tabl
   return KeyValueMetadata(std::move(pairs));
 }
 
-Result<fb::Offset<void>> AddSchemaTable(fb::FlatBufferBuilder& fbb, const Schema& schema, DictionaryIds* ids) {
-  return SchemaMessageBuilder(fbb, ids).AddSchema(schema);
+Result<fb::Offset<void>> AddSchemaTable(fb::FlatBufferBuilder& fbb, const Schema& schema, DictionaryIds* ids,
+                                        bool big_endian) {
+  return SchemaMessageBuilder(fbb, ids).AddSchema(schema, big_endian);
 }
 
-Result<SchemaPtr> ParseSchemaTable(FlatbufferReader& reader, const fb::Table* table, DictionaryIds* ids) {
-  STRATA_ASSIGN_OR_RETURN(auto schema, SchemaMessageParser(reader, ids).ParseSchema(table));
+Result<SchemaPtr> ParseSchemaTable(FlatbufferReader& reader, const fb::Table* table, DictionaryIds* ids,
+                                   bool* big_endian) {
+  STRATA_ASSIGN_OR_RETURN(auto schema, SchemaMessageParser(reader, ids).ParseSchema(table, big_endian));
   return SchemaPtr(std::move(schema));
 }
 
@@ -598,7 +605,7 @@ Result<std::string> FinishMessage(fb::FlatBufferBuilder& fbb, uint8_t header_typ
 
 Result<std::string> SerializeSchema(const Schema& schema) {
   format::fb::FlatBufferBuilder fbb(1024);
-  STRATA_ASSIGN_OR_RETURN(auto schema_table, format::AddSchemaTable(fbb, schema, nullptr));
+  STRATA_ASSIGN_OR_RETURN(auto schema_table, format::AddSchemaTable(fbb, schema, nullptr, false));
   return format::FinishMessage(fbb, format::kMessageHeaderSchema, schema_table, 0);
 }
 
