@@ -1,4 +1,4 @@
-// Decimal values (little-endian two's-complement unscaled integers of 16 or 32 bytes) as the
+// Decimal values (little-endian two's-complement unscaled integers of 4 to 32 bytes) as the
 // nearest double, without Python objects: decimals="float" converts whole columns with it.
 #pragma once
 
@@ -13,6 +13,18 @@ namespace strata::python {
 
 // The low 16 bytes as __int128 when the value fits (the higher bytes only repeat the sign).
 inline bool DecimalFitsInt128(const uint8_t* bytes, int byte_width, __int128* out) {
+  if (byte_width == 4 || byte_width == 8) {  // decimal32 / decimal64: always fits
+    int64_t narrow = 0;
+    if (byte_width == 4) {
+      int32_t v;
+      std::memcpy(&v, bytes, 4);
+      narrow = v;
+    } else {
+      std::memcpy(&narrow, bytes, 8);
+    }
+    *out = narrow;
+    return true;
+  }
   __int128 low;
   std::memcpy(&low, bytes, sizeof(low));
   const uint8_t sign = low < 0 ? 0xff : 0x00;

@@ -233,6 +233,8 @@ py::tuple ColumnToPandas(const ChunkedArray& column, bool nullable, const std::s
     case TypeId::kLargeString:
     case TypeId::kStringView:
       return py::make_tuple(options.pandas_strings ? "string" : "object", ChunksToObjects(column, options));
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
     case TypeId::kDecimal128:
     case TypeId::kDecimal256:
       if (options.decimals_as_float) return py::make_tuple("numpy", DecimalsAsFloat(column));

@@ -111,6 +111,8 @@ py::object ValueToPython(const Array& array, int64_t i, const ToPandasOptions& o
     case TypeId::kFloat16: return py::float_(value_text::HalfToFloat(Load<uint16_t>(array, i)));
     case TypeId::kFloat32: return py::float_(Load<float>(array, i));
     case TypeId::kFloat64: return py::float_(Load<double>(array, i));
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
     case TypeId::kDecimal128:
     case TypeId::kDecimal256:
       return DecimalToPython(FixedSizeBinaryArray(array.data()).GetValue(i), type, options.decimals_as_float);
@@ -128,12 +130,14 @@ py::object ValueToPython(const Array& array, int64_t i, const ToPandasOptions& o
       static py::object& timedelta = PandasAttr("Timedelta");
       return timedelta(Load<int64_t>(array, i), py::arg("unit") = std::string(TimeUnitName(type.unit())));
     }
+    case TypeId::kIntervalYearMonth:
+    case TypeId::kIntervalDayTime:
     case TypeId::kIntervalMonthDayNano: {
       // pandas.DateOffset keeps the three parts apart, as the type does (a timedelta would
       // have to fix the length of a month); adding one to a Timestamp applies the calendar.
       static py::object& date_offset = PandasAttr("DateOffset");
-      const MonthDayNano value = LoadMonthDayNano(array.data()->buffers[1]->data() +
-                                                  (array.offset() + i) * kMonthDayNanoBytes);
+      const MonthDayNano value =
+          LoadIntervalAsMonthDayNano(type.id(), array.data()->buffers[1]->data(), array.offset() + i);
       return date_offset(py::arg("months") = value.months, py::arg("days") = value.days,
                          py::arg("nanoseconds") = value.nanoseconds);
     }
@@ -186,6 +190,30 @@ py::object ValueToPython(const Array& array, int64_t i, const ToPandasOptions& o
     case TypeId::kDictionary: {
       DictionaryArray dict(array.data());
       return ValueToPython(dict.dictionary(), dict.GetValueIndex(i), options);
+    }
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion: {
+      // The member's value (None when it is null), as pyarrow's as_py() gives it.
+      UnionArray u(array.data());
+      const int c = u.child_index(i);
+      if (c < 0) ThrowInvalid(fmt::format("union value {} has type id {}, which names no member", i, u.type_code(i)));
+      return ValueToPython(Array(array.data()->children[static_cast<size_t>(c)]), u.value_offset(i), options);
+    }
+    case TypeId::kRunEndEncoded: {
+      RunEndEncodedArray ree(array.data());
+      return ValueToPython(Array(array.data()->children[1]), ree.PhysicalIndex(i), options);
+    }
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {
+      const bool large = type.id() == TypeId::kLargeListView;
+      const ArrayData& d = *array.data();
+      const int64_t j = d.offset + i;
+      const int64_t start = large ? d.buffers[1]->data_as<int64_t>()[j] : d.buffers[1]->data_as<int32_t>()[j];
+      const int64_t n = large ? d.buffers[2]->data_as<int64_t>()[j] : d.buffers[2]->data_as<int32_t>()[j];
+      const Array values(d.children[0]);
+      py::list out(n);
+      for (int64_t k = 0; k < n; ++k) out[k] = ValueToPython(values, start + k, options);
+      return out;
     }
   }
   ThrowInvalid(fmt::format("internal: no Python value for type {}", type.ToString()));

@@ -342,6 +342,73 @@ class DictionaryArray : public Array {
   Array dictionary_;
 };
 
+// sparse_union / dense_union: buffers [nullptr, int8 type ids, (dense) int32 offsets], one child
+// per member. A union has no validity bitmap: element i is null when its child's value is
+// (IsNull() answers for the union's own, absent, bitmap; IsLogicalNull() for the value).
+class UnionArray : public Array {
+ public:
+  UnionArray() = default;
+  explicit UnionArray(ArrayDataPtr data);
+  explicit UnionArray(const Array& array) : UnionArray(array.data()) {}
+
+  int8_t type_code(int64_t i) const { return type_codes_[i]; }
+  // The member (child index) element i belongs to; -1 for a type id that names no member
+  // (ValidateFull refuses those).
+  int child_index(int64_t i) const { return child_of_code_[static_cast<uint8_t>(type_codes_[i])]; }
+  // Element i's index in its child: offset() + i (sparse) or its offset (dense).
+  int64_t value_offset(int64_t i) const { return offsets_ != nullptr ? offsets_[i] : data_->offset + i; }
+  const ArrayData& child(int c) const { return *data_->children[static_cast<size_t>(c)]; }
+  bool IsLogicalNull(int64_t i) const;
+  // The number of elements whose value is null.
+  int64_t LogicalNullCount() const;
+
+ private:
+  const int8_t* type_codes_ = nullptr;  // offset applied
+  const int32_t* offsets_ = nullptr;    // offset applied; dense only
+  int16_t child_of_code_[256] = {};
+};
+
+// run_end_encoded: no buffers of its own; child 0 the run ends (int16/32/64), child 1 the
+// values. Logical element i is run k, the first whose end exceeds offset() + i.
+class RunEndEncodedArray : public Array {
+ public:
+  RunEndEncodedArray() = default;
+  explicit RunEndEncodedArray(ArrayDataPtr data) : Array(std::move(data)) {}
+  explicit RunEndEncodedArray(const Array& array) : RunEndEncodedArray(array.data()) {}
+
+  const ArrayData& run_ends() const { return *data_->children[0]; }
+  const ArrayData& values() const { return *data_->children[1]; }
+  // Run end k (the child's offset applied), widened to int64.
+  int64_t RunEnd(int64_t k) const;
+  // The run (an index into values()) holding logical element i, by binary search.
+  int64_t PhysicalIndex(int64_t i) const;
+  // The number of logical elements whose value is null.
+  int64_t LogicalNullCount() const;
+};
+
+// list_view (OffsetT = int32_t) and large_list_view (int64_t): buffers [validity, offsets,
+// sizes], one child; list i is child elements [offset(i), offset(i) + size(i)).
+template <typename OffsetT>
+class ListViewArray : public Array {
+ public:
+  ListViewArray() = default;
+  explicit ListViewArray(ArrayDataPtr data) : Array(std::move(data)) {
+    offsets_ = internal::BufferValues<OffsetT>(*data_, 1);
+    sizes_ = internal::BufferValues<OffsetT>(*data_, 2);
+    if (offsets_) offsets_ += data_->offset;
+    if (sizes_) sizes_ += data_->offset;
+  }
+  explicit ListViewArray(const Array& array) : ListViewArray(array.data()) {}
+
+  OffsetT value_offset(int64_t i) const { return offsets_[i]; }
+  OffsetT value_length(int64_t i) const { return sizes_[i]; }
+  const ArrayData& values() const { return *data_->children[0]; }
+
+ private:
+  const OffsetT* offsets_ = nullptr;
+  const OffsetT* sizes_ = nullptr;
+};
+
 // A view of `data` as the base Array (the typed views above take the same data).
 inline Array MakeArray(ArrayDataPtr data) { return Array(std::move(data)); }
 

@@ -78,6 +78,30 @@ bool ElementEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t b
       return true;
     case TypeId::kDictionary:
       return ArrayRangeEquals(*a.dictionary, DictionaryIndex(a, ai), *b.dictionary, DictionaryIndex(b, bi), 1);
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion: {
+      // The same member and the same value there (a null value compares with a null one).
+      const UnionArray ua(std::make_shared<ArrayData>(a)), ub(std::make_shared<ArrayData>(b));
+      const int64_t ia = ai, ib = bi;  // relative to each array's offset, as everywhere here
+      if (ua.type_code(ia) != ub.type_code(ib)) return false;
+      const int c = ua.child_index(ia);
+      if (c < 0) return true;
+      return ArrayRangeEquals(ua.child(c), ua.value_offset(ia), ub.child(c), ub.value_offset(ib), 1);
+    }
+    case TypeId::kRunEndEncoded: {
+      const RunEndEncodedArray ra(std::make_shared<ArrayData>(a)), rb(std::make_shared<ArrayData>(b));
+      return ArrayRangeEquals(ra.values(), ra.PhysicalIndex(ai), rb.values(), rb.PhysicalIndex(bi), 1);
+    }
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {
+      const bool large = a.type->id() == TypeId::kLargeListView;
+      auto at = [large](const ArrayData& d, size_t buffer, int64_t i) -> int64_t {
+        return large ? d.buffers[buffer]->data_as<int64_t>()[d.offset + i] : d.buffers[buffer]->data_as<int32_t>()[d.offset + i];
+      };
+      const int64_t n = at(a, 2, ai);
+      if (n != at(b, 2, bi)) return false;
+      return ArrayRangeEquals(*a.children[0], at(a, 1, ai), *b.children[0], at(b, 1, bi), n);
+    }
     default: {
       const int width = a.type->byte_width();
       if (width == 0) return true;  // fixed_size_binary(0): no bytes, and maybe no buffer

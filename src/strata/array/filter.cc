@@ -409,6 +409,37 @@ Result<ArrayDataPtr> FilterImpl(const ArrayDataPtr& data, const Selection& s, Me
       }
       return out;
     }
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion: {
+      // Type ids are filtered like any 1-byte value. Sparse members line up with the union, so
+      // each is sliced and filtered; dense offsets are filtered and the members kept whole.
+      STRATA_ASSIGN_OR_RETURN(auto type_ids, FilterFixedWidth(d.buffers[1]->data() + d.offset, 1, s, pool));
+      std::vector<std::shared_ptr<Buffer>> buffers{nullptr, std::move(type_ids)};
+      auto out = ArrayData::Make(d.type, s.selected, {}, 0);
+      if (id == TypeId::kDenseUnion) {
+        STRATA_ASSIGN_OR_RETURN(auto offsets, FilterFixedWidth(d.buffers[2]->data() + d.offset * 4, 4, s, pool));
+        buffers.push_back(std::move(offsets));
+        out->children = d.children;
+      } else {
+        for (const ArrayDataPtr& child : d.children) {
+          STRATA_ASSIGN_OR_RETURN(auto filtered, FilterImpl(child->Slice(d.offset, d.length), s, pool));
+          out->children.push_back(std::move(filtered));
+        }
+      }
+      out->buffers = std::move(buffers);
+      return out;
+    }
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {
+      // Views keep pointing into the whole child: offsets and sizes are filtered as values.
+      const int64_t width = id == TypeId::kListView ? 4 : 8;
+      STRATA_ASSIGN_OR_RETURN(auto offsets, FilterFixedWidth(d.buffers[1]->data() + d.offset * width, width, s, pool));
+      STRATA_ASSIGN_OR_RETURN(auto sizes, FilterFixedWidth(d.buffers[2]->data() + d.offset * width, width, s, pool));
+      auto out = ArrayData::Make(d.type, s.selected, {std::move(validity), std::move(offsets), std::move(sizes)},
+                                 null_count);
+      out->children = d.children;
+      return out;
+    }
     default: return Status::NotImplemented("filtering arrays of type {}", d.type->ToString());
   }
 }

@@ -12,7 +12,8 @@ namespace strata {
 
 class FixedSizeBinaryBuilder : public FixedWidthBuilder {
  public:
-  // `type` is fixed_size_binary, decimal128, decimal256 or month_day_nano_interval.
+  // `type` is fixed_size_binary, decimal128, decimal256, day_time_interval or
+  // month_day_nano_interval.
   FixedSizeBinaryBuilder(TypePtr type, MemoryPool* pool)
       : FixedWidthBuilder(type, static_cast<int32_t>(type->byte_width()), pool) {}
 
@@ -54,6 +55,19 @@ class MonthDayNanoBuilder : public FixedSizeBinaryBuilder {
   Status Append(const MonthDayNano& value) {
     uint8_t bytes[kMonthDayNanoBytes];
     StoreMonthDayNano(value, bytes);
+    return Append(bytes);
+  }
+};
+
+// day_time_interval values, appended as DayTime.
+class DayTimeBuilder : public FixedSizeBinaryBuilder {
+ public:
+  explicit DayTimeBuilder(MemoryPool* pool) : FixedSizeBinaryBuilder(day_time_interval(), pool) {}
+
+  using FixedSizeBinaryBuilder::Append;
+  Status Append(const DayTime& value) {
+    uint8_t bytes[kDayTimeBytes];
+    StoreDayTime(value, bytes);
     return Append(bytes);
   }
 };

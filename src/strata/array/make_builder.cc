@@ -9,6 +9,7 @@
 #include "strata/array/null_builder.h"
 #include "strata/array/primitive_builder.h"
 #include "strata/array/struct_builder.h"
+#include "strata/array/union_builder.h"
 
 namespace strata {
 
@@ -20,9 +21,12 @@ Result<std::unique_ptr<ArrayBuilder>> MakeBuilder(const TypePtr& type, MemoryPoo
     case TypeId::kInt8: return std::unique_ptr<ArrayBuilder>(std::make_unique<Int8Builder>(type, pool));
     case TypeId::kInt16: return std::unique_ptr<ArrayBuilder>(std::make_unique<Int16Builder>(type, pool));
     case TypeId::kInt32:
+    case TypeId::kDecimal32:  // the unscaled value
+    case TypeId::kIntervalYearMonth:  // months
     case TypeId::kDate32:
     case TypeId::kTime32: return std::unique_ptr<ArrayBuilder>(std::make_unique<Int32Builder>(type, pool));
     case TypeId::kInt64:
+    case TypeId::kDecimal64:  // the unscaled value
     case TypeId::kDate64:
     case TypeId::kTime64:
     case TypeId::kTimestamp:
@@ -40,6 +44,7 @@ Result<std::unique_ptr<ArrayBuilder>> MakeBuilder(const TypePtr& type, MemoryPoo
       return std::unique_ptr<ArrayBuilder>(std::make_unique<FixedSizeBinaryBuilder>(type, pool));
     case TypeId::kIntervalMonthDayNano:
       return std::unique_ptr<ArrayBuilder>(std::make_unique<MonthDayNanoBuilder>(pool));
+    case TypeId::kIntervalDayTime: return std::unique_ptr<ArrayBuilder>(std::make_unique<DayTimeBuilder>(pool));
     case TypeId::kBinary:
     case TypeId::kString: return std::unique_ptr<ArrayBuilder>(std::make_unique<BinaryBuilder<int32_t>>(type, pool));
     case TypeId::kLargeBinary:
@@ -69,6 +74,15 @@ Result<std::unique_ptr<ArrayBuilder>> MakeBuilder(const TypePtr& type, MemoryPoo
     }
     case TypeId::kDictionary:
       return std::unique_ptr<ArrayBuilder>(std::make_unique<DictionaryBuilder>(type, pool));
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion: {
+      STRATA_ASSIGN_OR_RETURN(auto b, UnionBuilder::Make(type, pool));
+      return std::unique_ptr<ArrayBuilder>(std::move(b));
+    }
+    // Built from their parts (run ends / views and children) with ArrayData::Make.
+    case TypeId::kRunEndEncoded:
+    case TypeId::kListView:
+    case TypeId::kLargeListView: break;
   }
   return Status::NotImplemented("no builder for {}", type->ToString());
 }

@@ -9,7 +9,10 @@
 #include "strata/array/map_builder.h"
 #include "strata/array/null_builder.h"
 #include "strata/array/primitive_builder.h"
+#include "strata/array/pretty_print.h"
 #include "strata/array/struct_builder.h"
+#include "strata/array/filter.h"
+#include "strata/array/union_builder.h"
 #include "strata/array/validate.h"
 #include "strata/memory/memory_scope.h"
 
@@ -268,6 +271,56 @@ TEST(MakeBuilderTest, MemoryIsReturnedToThePool) {
     EXPECT_GT(builder->memory_size(), -1);
   }
   EXPECT_EQ(pool->bytes_in_use(), 0);
+}
+
+// Sparse and dense unions built slot by slot: ids, offsets and members as Arrow lays them out,
+// equality, printing and filtering, and the member lengths Finish checks.
+TEST(UnionBuilderTest, SparseAndDense) {
+  auto pool = MakeSystemMemoryPool();
+  for (const bool dense : {false, true}) {
+    SCOPED_TRACE(dense ? "dense" : "sparse");
+    std::vector<FieldPtr> members{field("i", int32()), field("s", utf8())};
+    const TypePtr type = dense ? dense_union(members, {5, 7}) : sparse_union(members, {5, 7});
+    auto made = MakeBuilder(type, pool.get());
+    ASSERT_TRUE(made.ok()) << made.status().ToString();
+    auto* builder = dynamic_cast<UnionBuilder*>(made->get());
+    ASSERT_NE(builder, nullptr);
+    auto* ints = dynamic_cast<Int32Builder*>(builder->member_builder(0));
+    auto* strings = dynamic_cast<StringBuilder*>(builder->member_builder(1));
+    ASSERT_TRUE(ints != nullptr && strings != nullptr);
+    ASSERT_TRUE(builder->Append(5).ok());
+    ASSERT_TRUE(ints->Append(42).ok());
+    ASSERT_TRUE(builder->Append(7).ok());
+    ASSERT_TRUE(strings->Append("a").ok());
+    ASSERT_TRUE(builder->AppendNull().ok());
+    ASSERT_TRUE(builder->Append(7).ok());
+    ASSERT_TRUE(strings->AppendNull().ok());
+    EXPECT_TRUE(builder->Append(6).IsInvalid());
+    auto data = builder->Finish();
+    ASSERT_TRUE(data.ok()) << data.status().ToString();
+    ASSERT_TRUE(ValidateFull(**data).ok()) << ValidateFull(**data).ToString();
+    const Array array(*data);
+    EXPECT_EQ(array.length(), 4);
+    EXPECT_EQ((*data)->children[0]->length, dense ? 2 : 4);
+    EXPECT_EQ(PrettyPrint(array), "[5: 42, 7: \"a\", 5: null, 7: null]");
+    EXPECT_EQ(UnionArray(array).LogicalNullCount(), 2);
+    EXPECT_TRUE(array.Equals(array.Slice(0)));
+    EXPECT_FALSE(array.Slice(0, 1).Equals(array.Slice(2, 1)));
+    EXPECT_EQ(PrettyPrint(array.Slice(1, 2)), "[7: \"a\", 5: null]");
+    const uint8_t selection = 0b1010;  // rows 1 and 3
+    auto filtered = Filter(array, &selection, 0, -1, pool.get());
+    ASSERT_TRUE(filtered.ok()) << filtered.status().ToString();
+    EXPECT_TRUE(ValidateFull(*filtered->data()).ok());
+    EXPECT_EQ(PrettyPrint(*filtered), "[7: \"a\", 7: null]");
+    auto empty = Filter(array, &selection, 4, 0, pool.get());  // nothing selected
+    ASSERT_TRUE(empty.ok()) << empty.status().ToString();
+    EXPECT_EQ(empty->length(), 0);
+  }
+  // A member left out of step with the slots fails at Finish.
+  auto lonely = UnionBuilder::Make(dense_union({field("i", int32())}, {0}), pool.get());
+  ASSERT_TRUE(lonely.ok());
+  ASSERT_TRUE((*lonely)->Append(0).ok());
+  EXPECT_TRUE((*lonely)->Finish().status().IsInvalid());
 }
 
 }  // namespace

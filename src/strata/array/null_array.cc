@@ -79,6 +79,40 @@ Result<ArrayDataPtr> MakeNullData(const TypePtr& type, int64_t length, MemoryPoo
       STRATA_ASSIGN_OR_RETURN(out->dictionary, MakeNullData(type->value_type(), 0, pool));
       return out;
     }
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {
+      const int64_t width = id == TypeId::kLargeListView ? 8 : 4;
+      STRATA_ASSIGN_OR_RETURN(auto offsets, ZeroedBuffer(length * width, pool));
+      STRATA_ASSIGN_OR_RETURN(auto sizes, ZeroedBuffer(length * width, pool));
+      STRATA_ASSIGN_OR_RETURN(auto child, MakeNullData(type->value_field()->type(), 0, pool));
+      auto out = make({std::move(offsets), std::move(sizes)});
+      out->children = {std::move(child)};
+      return out;
+    }
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion: {
+      // Every slot the first member's null (a union has no bitmap of its own).
+      if (length > 0 && type->num_fields() == 0) {
+        return Status::Invalid("a union without members has no null value");
+      }
+      const bool dense = id == TypeId::kDenseUnion;
+      STRATA_ASSIGN_OR_RETURN(auto type_ids, ZeroedBuffer(length, pool));
+      if (length > 0) std::memset(type_ids->mutable_data(), type->type_codes()[0], static_cast<size_t>(length));
+      std::vector<std::shared_ptr<Buffer>> buffers{nullptr, std::move(type_ids)};
+      if (dense) {
+        STRATA_ASSIGN_OR_RETURN(auto offsets, ZeroedBuffer(length * 4, pool));
+        int32_t* o = offsets->mutable_data_as<int32_t>();
+        for (int64_t i = 0; i < length; ++i) o[i] = static_cast<int32_t>(i);
+        buffers.push_back(std::move(offsets));
+      }
+      auto out = ArrayData::Make(type, length, std::move(buffers), 0);
+      for (int c = 0; c < type->num_fields(); ++c) {
+        const int64_t child_length = dense && c > 0 ? 0 : length;
+        STRATA_ASSIGN_OR_RETURN(auto child, MakeNullData(type->field(c)->type(), child_length, pool));
+        out->children.push_back(std::move(child));
+      }
+      return out;
+    }
     default: return Status::NotImplemented("null arrays of type {}", type->ToString());
   }
 }

@@ -149,6 +149,8 @@ class Printer {
       case TypeId::kFloat16: fmt::format_to(it, "{}", value_text::HalfToFloat(Load<uint16_t>(d, i))); break;
       case TypeId::kFloat32: fmt::format_to(it, "{}", Load<float>(d, i)); break;
       case TypeId::kFloat64: fmt::format_to(it, "{}", Load<double>(d, i)); break;
+      case TypeId::kDecimal32:
+      case TypeId::kDecimal64:
       case TypeId::kDecimal128:
       case TypeId::kDecimal256: {
         const int width = type.byte_width();
@@ -161,8 +163,10 @@ class Printer {
       case TypeId::kTime64: AppendTimeOfDay(Load<int64_t>(d, i), type.unit(), out); break;
       case TypeId::kTimestamp: AppendTimestamp(Load<int64_t>(d, i), type.unit(), out); break;
       case TypeId::kDuration: fmt::format_to(it, "{}", Load<int64_t>(d, i)); break;
+      case TypeId::kIntervalYearMonth:
+      case TypeId::kIntervalDayTime:
       case TypeId::kIntervalMonthDayNano: {
-        const MonthDayNano value = LoadMonthDayNano(d.buffers[1]->data() + (d.offset + i) * kMonthDayNanoBytes);
+        const MonthDayNano value = LoadIntervalAsMonthDayNano(type.id(), d.buffers[1]->data(), d.offset + i);
         char text[value_text::kMaxIntervalChars];
         out->append(text, value_text::WriteMonthDayNano(value, text));
         break;
@@ -220,6 +224,34 @@ class Printer {
       case TypeId::kDictionary: {
         DictionaryArray dict(std::make_shared<ArrayData>(d));
         AppendValue(*d.dictionary, dict.GetValueIndex(i), out);
+        break;
+      }
+      case TypeId::kSparseUnion:
+      case TypeId::kDenseUnion: {
+        // The member's value, after its type id: 5: 42, 7: "a", 7: null.
+        const UnionArray u(std::make_shared<ArrayData>(d));
+        fmt::format_to(it, "{}: ", int{u.type_code(i)});
+        const int c = u.child_index(i);
+        if (c < 0) {
+          out->append("<invalid type id>");
+        } else {
+          AppendValue(u.child(c), u.value_offset(i), out);
+        }
+        break;
+      }
+      case TypeId::kRunEndEncoded: {
+        const RunEndEncodedArray ree(std::make_shared<ArrayData>(d));
+        AppendValue(ree.values(), ree.PhysicalIndex(i), out);
+        break;
+      }
+      case TypeId::kListView: {
+        const ListViewArray<int32_t> view(std::make_shared<ArrayData>(d));
+        AppendRange(view.values(), view.value_offset(i), view.value_length(i), out);
+        break;
+      }
+      case TypeId::kLargeListView: {
+        const ListViewArray<int64_t> view(std::make_shared<ArrayData>(d));
+        AppendRange(view.values(), view.value_offset(i), view.value_length(i), out);
         break;
       }
     }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "strata/array/array.h"
 #include "strata/util/utf8.h"
@@ -19,7 +20,11 @@ size_t ExpectedBufferCount(TypeId id) {
     case TypeId::kString:
     case TypeId::kLargeBinary:
     case TypeId::kLargeString: return 3;
-    default: return 2;  // fixed width, boolean, lists, map, dictionary; views: at least 2
+    case TypeId::kRunEndEncoded: return 1;  // [nullptr]
+    case TypeId::kDenseUnion:               // [nullptr, type ids, offsets]
+    case TypeId::kListView:
+    case TypeId::kLargeListView: return 3;  // [validity, offsets, sizes]
+    default: return 2;  // fixed width, boolean, lists, map, dictionary, sparse union; views: at least 2
   }
 }
 
@@ -66,6 +71,10 @@ class Validator {
   Status CheckViews(const ArrayData& d, const std::string& path);
   Status CheckChild(const ArrayData& d, const std::string& path, size_t i, const Field& field, int64_t min_length);
   Status CheckDictionary(const ArrayData& d, const std::string& path);
+  Status CheckUnion(const ArrayData& d, const std::string& path);
+  Status CheckRunEndEncoded(const ArrayData& d, const std::string& path);
+  template <typename OffsetT>
+  Status CheckListView(const ArrayData& d, const std::string& path);
 
   const ValidateOptions& options_;
 };
@@ -204,6 +213,101 @@ Status Validator::CheckDictionary(const ArrayData& d, const std::string& path) {
   return Status::OK();
 }
 
+// Type ids name a member; sparse children are as long as the union, dense offsets index their
+// child. A union has no validity bitmap and counts no nulls of its own.
+Status Validator::CheckUnion(const ArrayData& d, const std::string& path) {
+  if (d.buffers[0] != nullptr) return Fail(path, d, "a union has no validity bitmap, but one is given");
+  if (d.null_count != 0 && d.null_count != kUnknownNullCount) {
+    return Fail(path, d, "null_count is {}; a union counts no nulls of its own", d.null_count);
+  }
+  const bool dense = d.type->id() == TypeId::kDenseUnion;
+  for (size_t c = 0; c < d.children.size(); ++c) {
+    STRATA_RETURN_NOT_OK(CheckChild(d, path, c, *d.type->field(static_cast<int>(c)), dense ? 0 : d.offset + d.length));
+  }
+  STRATA_RETURN_NOT_OK(CheckBufferSize(d, path, 1, "type ids", d.offset + d.length, 1));
+  if (dense) STRATA_RETURN_NOT_OK(CheckBufferSize(d, path, 2, "offsets", d.offset + d.length, 4));
+  if (d.length == 0) return Status::OK();
+  UnionArray array(std::make_shared<ArrayData>(d));
+  for (int64_t i = 0; i < d.length; ++i) {
+    const int c = array.child_index(i);
+    if (c < 0) {
+      return Fail(path, d, "row {} has type id {}, which names no member (the type's ids: {})", i,
+                  int{array.type_code(i)}, fmt::join(d.type->type_codes(), ", "));
+    }
+    if (dense) {
+      const int64_t offset = array.value_offset(i);
+      const int64_t child_length = d.children[static_cast<size_t>(c)]->length;
+      if (offset < 0 || offset >= child_length) {
+        return Fail(path, d, "row {} has offset {} into member '{}', which has {} values", i, offset,
+                    d.type->field(c)->name(), child_length);
+      }
+    }
+  }
+  return Status::OK();
+}
+
+// Run ends are positive and strictly increase, there is one value per run, and the last run
+// reaches the end of the logical range.
+Status Validator::CheckRunEndEncoded(const ArrayData& d, const std::string& path) {
+  if (d.buffers[0] != nullptr) return Fail(path, d, "a run-end encoded array has no validity bitmap, but one is given");
+  if (d.null_count != 0 && d.null_count != kUnknownNullCount) {
+    return Fail(path, d, "null_count is {}; a run-end encoded array counts no nulls of its own", d.null_count);
+  }
+  STRATA_RETURN_NOT_OK(CheckChild(d, path, 0, *d.type->field(0), 0));
+  STRATA_RETURN_NOT_OK(CheckChild(d, path, 1, *d.type->field(1), 0));
+  const ArrayData& ends = *d.children[0];
+  if (ends.GetNullCount() != 0) return Fail(path, d, "the run ends hold {} nulls", ends.GetNullCount());
+  if (d.children[1]->length != ends.length) {
+    return Fail(path, d, "{} run ends but {} values", ends.length, d.children[1]->length);
+  }
+  const TypeId end_type = ends.type->id();
+  const int64_t max_end = end_type == TypeId::kInt16   ? INT16_MAX
+                          : end_type == TypeId::kInt32 ? INT32_MAX
+                                                       : std::numeric_limits<int64_t>::max();
+  if (d.offset + d.length > max_end) {
+    return Fail(path, d, "offset {} + length {} passes the largest {} run end", d.offset, d.length,
+                ends.type->ToString());
+  }
+  if (d.length == 0) return Status::OK();
+  if (ends.length == 0) return Fail(path, d, "{} logical values but no runs", d.length);
+  RunEndEncodedArray array(std::make_shared<ArrayData>(d));
+  int64_t previous = 0;
+  for (int64_t k = 0; k < ends.length; ++k) {
+    const int64_t end = array.RunEnd(k);
+    if (end <= 0) return Fail(path, d, "run end {} is {}, run ends must be positive", k, end);
+    if (k > 0 && end <= previous) {
+      return Fail(path, d, "run ends must strictly increase: run end {} is {} after {}", k, end, previous);
+    }
+    previous = end;
+  }
+  if (previous < d.offset + d.length) {
+    return Fail(path, d, "the last run ends at {}, before offset {} + length {}", previous, d.offset, d.length);
+  }
+  return Status::OK();
+}
+
+// Each valid view [offset, offset + size) lies within the child; views may overlap and come in
+// any order.
+template <typename OffsetT>
+Status Validator::CheckListView(const ArrayData& d, const std::string& path) {
+  STRATA_RETURN_NOT_OK(CheckChild(d, path, 0, *d.type->value_field(), 0));
+  STRATA_RETURN_NOT_OK(CheckBufferSize(d, path, 1, "offsets", d.offset + d.length, sizeof(OffsetT)));
+  STRATA_RETURN_NOT_OK(CheckBufferSize(d, path, 2, "sizes", d.offset + d.length, sizeof(OffsetT)));
+  if (d.length == 0) return Status::OK();
+  const OffsetT* offsets = d.buffers[1]->data_as<OffsetT>() + d.offset;
+  const OffsetT* sizes = d.buffers[2]->data_as<OffsetT>() + d.offset;
+  const int64_t child_length = d.children[0]->length;
+  for (int64_t i = 0; i < d.length; ++i) {
+    if (!IsValidAt(d, i)) continue;
+    const int64_t offset = offsets[i], size = sizes[i];
+    if (offset < 0 || size < 0 || offset > child_length || size > child_length - offset) {
+      return Fail(path, d, "row {} views child elements [{}, {}) of a child of {}", i, offset, offset + size,
+                  child_length);
+    }
+  }
+  return Status::OK();
+}
+
 Status Validator::Validate(const ArrayData& d, const std::string& path) {
   if (d.type == nullptr) return Status::Corrupt("{}: array has no type", path);
   if (d.length < 0) return Fail(path, d, "negative length {}", d.length);
@@ -232,8 +336,9 @@ Status Validator::Validate(const ArrayData& d, const std::string& path) {
     }
   }
   STRATA_RETURN_NOT_OK(CheckNullCount(d, path));
-  const size_t expected_children =
-      id == TypeId::kStruct ? static_cast<size_t>(d.type->num_fields()) : (is_nested(id) ? 1 : 0);
+  const size_t expected_children = id == TypeId::kStruct || is_union(id) || id == TypeId::kRunEndEncoded
+                                       ? static_cast<size_t>(d.type->num_fields())
+                                       : (is_nested(id) || is_list_view(id) ? 1 : 0);
   if (d.children.size() != expected_children) {
     return Fail(path, d, "{} children, the layout needs {}", d.children.size(), expected_children);
   }
@@ -289,6 +394,11 @@ Status Validator::Validate(const ArrayData& d, const std::string& path) {
       }
       return Status::OK();
     case TypeId::kDictionary: return CheckDictionary(d, path);
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion: return CheckUnion(d, path);
+    case TypeId::kRunEndEncoded: return CheckRunEndEncoded(d, path);
+    case TypeId::kListView: return CheckListView<int32_t>(d, path);
+    case TypeId::kLargeListView: return CheckListView<int64_t>(d, path);
     default:
       // Fixed-width values: integers, floats, decimals, temporal, fixed_size_binary.
       return CheckBufferSize(d, path, 1, "values", d.offset + d.length, d.type->byte_width());

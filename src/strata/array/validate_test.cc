@@ -11,6 +11,7 @@
 #include "strata/array/dictionary_builder.h"
 #include "strata/array/list_builder.h"
 #include "strata/array/map_builder.h"
+#include "strata/array/pretty_print.h"
 #include "strata/array/primitive_builder.h"
 #include "strata/array/struct_builder.h"
 
@@ -233,6 +234,96 @@ TEST(ValidateTest, Utf8OnRequest) {
   EXPECT_TRUE(ValidateFull(*masked, {.check_utf8 = true}).ok());
   auto view = ArrayData::Make(utf8_view(), 1, {nullptr, Views({View(2, "\xed\xa0")})}, 0);
   ExpectCorrupt(*view, "row 0 is not valid UTF-8", {.check_utf8 = true});
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+ArrayDataPtr Int32s(std::vector<int32_t> values) {
+  const auto n = static_cast<int64_t>(values.size());
+  return ArrayData::Make(int32(), n, {nullptr, Values(std::move(values))}, 0);
+}
+
+// Hostile layouts of the union, run-end encoded and list-view types fail with what and where.
+TEST(ValidateUnionTest, TypeIdsAndOffsetsMustBeInRange) {
+  const TypePtr dense = dense_union({field("a", int32()), field("b", int32())}, {5, 7});
+  auto good = ArrayData::Make(dense, 3, {nullptr, Values<int8_t>({5, 7, 5}), Values<int32_t>({0, 0, 1})}, 0);
+  good->children = {Int32s({1, 2}), Int32s({3})};
+  EXPECT_TRUE(ValidateFull(*good).ok()) << ValidateFull(*good).ToString();
+  EXPECT_EQ(PrettyPrint(Array(good)), "[5: 1, 7: 3, 5: 2]");
+
+  auto bad_id = std::make_shared<ArrayData>(*good);
+  bad_id->buffers[1] = Values<int8_t>({5, 6, 5});
+  ExpectCorrupt(*bad_id, "row 1 has type id 6");
+  auto negative_id = std::make_shared<ArrayData>(*good);
+  negative_id->buffers[1] = Values<int8_t>({-1, 5, 5});
+  ExpectCorrupt(*negative_id, "row 0 has type id -1");
+  auto past_child = std::make_shared<ArrayData>(*good);
+  past_child->buffers[2] = Values<int32_t>({0, 1, 1});
+  ExpectCorrupt(*past_child, "row 1 has offset 1 into member 'b'");
+  auto negative_offset = std::make_shared<ArrayData>(*good);
+  negative_offset->buffers[2] = Values<int32_t>({-4, 0, 1});
+  ExpectCorrupt(*negative_offset, "offset -4");
+  auto short_ids = std::make_shared<ArrayData>(*good);
+  short_ids->buffers[1] = Values<int8_t>({5});
+  ExpectCorrupt(*short_ids, "type ids buffer");
+  auto with_bitmap = std::make_shared<ArrayData>(*good);
+  with_bitmap->buffers[0] = Bytes({0xFF});
+  ExpectCorrupt(*with_bitmap, "no validity bitmap");
+
+  const TypePtr sparse = sparse_union({field("a", int32()), field("b", utf8())}, {0, 1});
+  auto short_member = ArrayData::Make(sparse, 2, {nullptr, Values<int8_t>({0, 0})}, 0);
+  short_member->children = {Int32s({1, 2}), ArrayData::Make(utf8(), 1, {nullptr, Values<int32_t>({0, 0}), Text("")}, 0)};
+  ExpectCorrupt(*short_member, "child 'b' has 1 elements, needs at least 2");
+}
+
+TEST(ValidateRunEndEncodedTest, RunEndsMustBePositiveAndStrictlyIncrease) {
+  const TypePtr type = run_end_encoded(int32(), int32());
+  auto make = [&](std::vector<int32_t> ends, int64_t length, int64_t offset = 0) {
+    const auto runs = static_cast<int64_t>(ends.size());
+    auto d = ArrayData::Make(type, length, {nullptr}, 0, offset);
+    std::vector<int32_t> values(ends.size(), 9);
+    d->children = {ArrayData::Make(int32(), runs, {nullptr, Values(std::move(ends))}, 0), Int32s(std::move(values))};
+    return d;
+  };
+  auto good = make({2, 3, 7}, 7);
+  EXPECT_TRUE(ValidateFull(*good).ok()) << ValidateFull(*good).ToString();
+  EXPECT_TRUE(ValidateFull(*make({2, 3, 7}, 4, 3)).ok());
+  ExpectCorrupt(*make({2, 2, 7}, 7), "run ends must strictly increase: run end 1 is 2 after 2");
+  ExpectCorrupt(*make({3, 2, 7}, 7), "run end 1 is 2 after 3");
+  ExpectCorrupt(*make({0, 2}, 2), "run end 0 is 0");
+  ExpectCorrupt(*make({-5, 2}, 2), "run end 0 is -5");
+  ExpectCorrupt(*make({2, 3}, 7), "the last run ends at 3");
+  ExpectCorrupt(*make({}, 1), "no runs");
+  auto mismatched = make({2, 3}, 3);
+  mismatched->children[1] = Int32s({1});
+  ExpectCorrupt(*mismatched, "2 run ends but 1 values");
+  auto narrow = ArrayData::Make(run_end_encoded(int16(), int32()), 40000, {nullptr}, 0);
+  narrow->children = {ArrayData::Make(int16(), 1, {nullptr, Values<int16_t>({30000})}, 0), Int32s({1})};
+  ExpectCorrupt(*narrow, "passes the largest int16 run end");
+}
+
+TEST(ValidateListViewTest, ViewsMayOverlapButNotPassTheChild) {
+  const TypePtr type = list_view(int32());
+  auto make = [&](std::vector<int32_t> offsets, std::vector<int32_t> sizes) {
+    const auto n = static_cast<int64_t>(offsets.size());
+    auto d = ArrayData::Make(type, n, {nullptr, Values(std::move(offsets)), Values(std::move(sizes))}, 0);
+    d->children = {Int32s({1, 2, 3, 4})};
+    return d;
+  };
+  auto overlapping = make({2, 0, 1}, {2, 4, 1});  // out of order, overlapping: legal
+  EXPECT_TRUE(ValidateFull(*overlapping).ok()) << ValidateFull(*overlapping).ToString();
+  EXPECT_EQ(PrettyPrint(Array(overlapping)), "[[3, 4], [1, 2, 3, 4], [2]]");
+  ExpectCorrupt(*make({3, 0}, {2, 1}), "row 0 views child elements [3, 5) of a child of 4");
+  ExpectCorrupt(*make({0, -1}, {1, 1}), "row 1 views child elements [-1, 0)");
+  ExpectCorrupt(*make({0}, {-2}), "row 0 views child elements [0, -2)");
+  auto large = ArrayData::Make(large_list_view(int32()), 1, {nullptr, Values<int64_t>({int64_t{1} << 40}),
+                                                             Values<int64_t>({1})}, 0);
+  large->children = {Int32s({1})};
+  ExpectCorrupt(*large, "row 0 views child elements");
 }
 
 }  // namespace

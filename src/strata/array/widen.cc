@@ -130,15 +130,19 @@ Result<Array> RescaleTemporal(const ArrayData& d, const TypePtr& to, MemoryPool*
   return Rescale<int64_t, int64_t>(d, to, factor, pool);
 }
 
-// decimal128 -> decimal256: sign-extends each 16-byte little-endian value to 32 bytes.
+// A decimal to a wider one (decimal32 -> 64 -> 128 -> 256): sign-extends each little-endian value.
 Result<Array> ExtendDecimal(const ArrayData& d, const TypePtr& to, MemoryPool* pool) {
+  const int64_t from_width = d.type->byte_width();
+  const int64_t to_width = to->byte_width();
   STRATA_ASSIGN_OR_RETURN(auto validity, RebasedValidity(d, pool));
-  STRATA_ASSIGN_OR_RETURN(auto values, AllocateBuffer(pool, d.length * 32));
-  const uint8_t* in = d.buffers[1] ? d.buffers[1]->data() + d.offset * 16 : nullptr;
+  STRATA_ASSIGN_OR_RETURN(auto values, AllocateBuffer(pool, d.length * to_width));
+  const uint8_t* in = d.buffers[1] ? d.buffers[1]->data() + d.offset * from_width : nullptr;
   uint8_t* out = values->mutable_data();
   for (int64_t i = 0; i < d.length; ++i) {
-    std::memcpy(out + i * 32, in + i * 16, 16);
-    std::memset(out + i * 32 + 16, (in[i * 16 + 15] & 0x80) ? 0xFF : 0, 16);
+    const uint8_t* value = in + i * from_width;
+    std::memcpy(out + i * to_width, value, static_cast<size_t>(from_width));
+    std::memset(out + i * to_width + from_width, (value[from_width - 1] & 0x80) ? 0xFF : 0,
+                static_cast<size_t>(to_width - from_width));
   }
   return Array(ArrayData::Make(to, d.length, {std::move(validity), std::move(values)}, d.GetNullCount()));
 }
@@ -288,8 +292,8 @@ bool CanWiden(const DataType& from, const DataType& to) {
   if (f == TypeId::kDuration) return t == TypeId::kDuration && UnitRank(to.unit()) > UnitRank(from.unit());
   if (IsTime(f)) return IsTime(t) && UnitRank(to.unit()) > UnitRank(from.unit());
   if (is_decimal(f)) {
-    return is_decimal(t) && to.scale() == from.scale() && to.precision() >= from.precision() &&
-           !(f == TypeId::kDecimal256 && t == TypeId::kDecimal128);
+    // Only ever to a width at least as wide (the enum lists the decimals narrowest first).
+    return is_decimal(t) && to.scale() == from.scale() && to.precision() >= from.precision() && t >= f;
   }
   if (f == TypeId::kDictionary) {
     if (t == TypeId::kDictionary) {

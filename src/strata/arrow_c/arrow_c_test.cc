@@ -77,6 +77,10 @@ TEST(ArrowCTest, RoundTripsEveryTypeZeroCopy) {
 TEST(ArrowCTest, FormatStrings) {
   EXPECT_EQ(*FormatString(*decimal128(10, 2)), "d:10,2");
   EXPECT_EQ(*FormatString(*decimal256(40, 3)), "d:40,3,256");
+  EXPECT_EQ(*FormatString(*decimal32(9, 2)), "d:9,2,32");
+  EXPECT_EQ(*FormatString(*decimal64(18, -1)), "d:18,-1,64");
+  EXPECT_EQ(*FormatString(*year_month_interval()), "tiM");
+  EXPECT_EQ(*FormatString(*day_time_interval()), "tiD");
   EXPECT_EQ(*FormatString(*timestamp(TimeUnit::kMicro, "UTC")), "tsu:UTC");
   EXPECT_EQ(*FormatString(*timestamp(TimeUnit::kNano)), "tsn:");
   EXPECT_EQ(*FormatString(*fixed_size_list(int8(), 4)), "+w:4");
@@ -400,27 +404,55 @@ TEST(ArrowCHostileTest, BadFormatStrings) {
   ASSERT_TRUE(type.ok()) << type.status().ToString();
   EXPECT_TRUE((*type)->Equals(*fixed_size_list(field("", int32()), 0)));
   EXPECT_EQ(FakeSchema::releases, 1);
-  FakeSchema union_type;
-  union_type.format = "+ud:0";
-  EXPECT_TRUE(ImportType(union_type.Build()).status().IsNotImplemented());
+  // Unions: the type ids must be one per child, distinct, in [0, 127].
+  for (const char* format : {"+ud:0", "+us:1,1", "+us:128", "+us:-1", "+ud:0,", "+us:x"}) {
+    SCOPED_TRACE(format);
+    FakeSchema union_type;
+    union_type.format = format;
+    FakeSchema member;
+    member.format = "i";
+    FakeSchema other_member;
+    other_member.format = "u";
+    if (std::string_view(format).find(',') != std::string_view::npos) union_type.kids = {&member, &other_member};
+    auto refused = ImportType(union_type.Build());
+    EXPECT_TRUE(refused.status().IsInvalid()) << refused.status().ToString();
+    EXPECT_EQ(FakeSchema::releases, 1);
+  }
+  // Run ends must be int16, int32 or int64.
+  FakeSchema ree;
+  ree.format = "+r";
+  FakeSchema float_ends;
+  float_ends.format = "f";
+  FakeSchema values;
+  values.format = "u";
+  ree.kids = {&float_ends, &values};
+  EXPECT_TRUE(ImportType(ree.Build()).status().IsInvalid());
+  EXPECT_EQ(FakeSchema::releases, 1);
 }
 
-// month_day_nano ("tin") imports; the other interval units ("tiM", "tiD") are refused as not
-// implemented, saying which one strata has.
-TEST(ArrowCTest, IntervalFormats) {
-  FakeSchema month_day_nano;
-  month_day_nano.format = "tin";
-  auto type = ImportType(month_day_nano.Build());
-  ASSERT_TRUE(type.ok()) << type.status().ToString();
-  EXPECT_TRUE((*type)->Equals(*month_day_nano_interval()));
-  EXPECT_EQ(FakeSchema::releases, 1);
-  for (const char* format : {"tiM", "tiD"}) {
+// Every interval unit ("tiM", "tiD", "tin") and decimal width ("d:P,S,32" ... ",256") imports;
+// a decimal's precision must fit its width, and an unknown interval unit is refused.
+TEST(ArrowCTest, IntervalAndDecimalFormats) {
+  for (const auto& [format, expected] : {std::pair<const char*, TypePtr>{"tin", month_day_nano_interval()},
+                                         {"tiM", year_month_interval()},
+                                         {"tiD", day_time_interval()},
+                                         {"d:9,2,32", decimal32(9, 2)},
+                                         {"d:18,0,64", decimal64(18, 0)},
+                                         {"d:5,1", decimal128(5, 1)}}) {
+    FakeSchema schema;
+    schema.format = format;
+    auto type = ImportType(schema.Build());
+    ASSERT_TRUE(type.ok()) << format << ": " << type.status().ToString();
+    EXPECT_TRUE((*type)->Equals(*expected)) << (*type)->ToString();
+    EXPECT_EQ(FakeSchema::releases, 1);
+  }
+  for (const char* format : {"tix", "d:10,2,32", "d:19,2,64"}) {
     FakeSchema other;
     other.format = format;
     auto refused = ImportType(other.Build());
     ASSERT_FALSE(refused.ok()) << format;
-    EXPECT_TRUE(refused.status().IsNotImplemented()) << refused.status().ToString();
-    EXPECT_NE(refused.status().message().find("'tin'"), std::string::npos) << refused.status().ToString();
+    EXPECT_TRUE(refused.status().IsInvalid()) << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find(format), std::string::npos) << refused.status().ToString();
     EXPECT_EQ(FakeSchema::releases, 1);
   }
 }

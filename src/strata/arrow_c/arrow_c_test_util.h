@@ -21,11 +21,12 @@ namespace strata::arrow_c::testing {
 inline std::vector<TypePtr> AllTypes() {
   auto kv = map(utf8(), int32(), /*keys_sorted=*/true);
   return {null(), boolean(), int8(), int16(), int32(), int64(), uint8(), uint16(), uint32(), uint64(), float16(),
-          float32(), float64(), decimal128(38, 10), decimal128(5, -2), decimal256(76, 20), date32(), date64(),
+          float32(), float64(), decimal32(9, 2), decimal64(18, -3), decimal128(38, 10), decimal128(5, -2),
+          decimal256(76, 20), date32(), date64(),
           time32(TimeUnit::kSecond), time32(TimeUnit::kMilli), time64(TimeUnit::kMicro), time64(TimeUnit::kNano),
           timestamp(TimeUnit::kSecond), timestamp(TimeUnit::kMilli, "UTC"), timestamp(TimeUnit::kMicro, "+05:30"),
           timestamp(TimeUnit::kNano, "America/New_York"), duration(TimeUnit::kSecond), duration(TimeUnit::kNano),
-          month_day_nano_interval(), list(month_day_nano_interval()),
+          month_day_nano_interval(), list(month_day_nano_interval()), year_month_interval(), day_time_interval(),
           binary(), utf8(), large_binary(), large_utf8(), binary_view(), utf8_view(), fixed_size_binary(7),
           fixed_size_binary(0), list(int32()), large_list(utf8()), fixed_size_list(int16(), 3),
           fixed_size_list(float64(), 0), list(field("element", utf8_view(), false)),
@@ -35,7 +36,15 @@ inline std::vector<TypePtr> AllTypes() {
           // Depth: list<struct<x: list<map<string, struct<d: dictionary>>>, y: fixed_size_list>>.
           list(struct_({field("x", list(map(utf8(), struct_({field("d", dictionary(int16(), large_utf8()))})))),
                         field("y", fixed_size_list(decimal128(10, 2), 2))})),
-          large_list(large_list(list(binary_view())))};
+          large_list(large_list(list(binary_view()))),
+          // Unions (type ids not 0..n-1), run-end encoded (each run-end width), list views.
+          sparse_union({field("i", int32()), field("s", utf8())}, {5, 7}),
+          dense_union({field("a", int16()), field("b", binary()), field("n", null())}, {10, 20, 127}),
+          dense_union({field("l", list(dense_union({field("x", float64())}, {3})))}, {0}),
+          run_end_encoded(int16(), utf8()), run_end_encoded(int32(), float64()),
+          run_end_encoded(int64(), list(int8())),
+          list_view(int32()), large_list_view(field("e", utf8(), false)),
+          struct_({field("u", sparse_union({field("b", boolean())}, {1})), field("r", run_end_encoded(int32(), int64()))})};
 }
 
 class RandomArrays {
@@ -72,6 +81,67 @@ class RandomArrays {
       case TypeId::kStruct:
         for (const FieldPtr& f : type->fields()) d->children.push_back(Make(f->type(), n, f->nullable()));
         break;
+      case TypeId::kSparseUnion:
+      case TypeId::kDenseUnion: {
+        // No validity of its own: nulls come from the members.
+        buffers[0] = nullptr;
+        d->null_count = 0;
+        const auto& codes = type->type_codes();
+        const bool dense = id == TypeId::kDenseUnion;
+        auto type_ids = Zeroed(n);
+        auto offsets = Zeroed(n * 4);
+        std::vector<int64_t> counts(codes.size(), 0);
+        for (int64_t i = 0; i < n; ++i) {
+          const size_t c = codes.empty() ? 0 : rng_() % codes.size();
+          type_ids->mutable_data()[i] = static_cast<uint8_t>(codes[c]);
+          offsets->mutable_data_as<int32_t>()[i] = static_cast<int32_t>(counts[c]++);
+        }
+        buffers.push_back(type_ids);
+        if (dense) buffers.push_back(offsets);
+        for (size_t c = 0; c < codes.size(); ++c) {
+          const Field& f = *type->field(static_cast<int>(c));
+          d->children.push_back(Make(f.type(), dense ? counts[c] : n, f.nullable()));
+        }
+        break;
+      }
+      case TypeId::kRunEndEncoded: {
+        buffers[0] = nullptr;
+        d->null_count = 0;
+        // Runs of 1 to 4 values until n are covered.
+        std::vector<int64_t> ends;
+        for (int64_t end = 0; end < n;) {
+          end = std::min<int64_t>(n, end + 1 + static_cast<int64_t>(rng_() % 4));
+          ends.push_back(end);
+        }
+        const int width = type->run_end_type()->byte_width();
+        auto end_values = Zeroed(static_cast<int64_t>(ends.size()) * width);
+        for (size_t k = 0; k < ends.size(); ++k) {
+          std::memcpy(end_values->mutable_data() + k * width, &ends[k], static_cast<size_t>(width));  // little-endian
+        }
+        const auto runs = static_cast<int64_t>(ends.size());
+        d->children.push_back(ArrayData::Make(type->run_end_type(), runs, {nullptr, end_values}, 0));
+        d->children.push_back(Make(type->encoded_value_type(), runs, type->field(1)->nullable()));
+        break;
+      }
+      case TypeId::kListView:
+      case TypeId::kLargeListView: {
+        // Views in any order, overlapping, within a child of 2n elements.
+        const int width = id == TypeId::kListView ? 4 : 8;
+        const int64_t child_length = 2 * n;
+        auto offsets = Zeroed(n * width);
+        auto sizes = Zeroed(n * width);
+        for (int64_t i = 0; i < n; ++i) {
+          const int64_t offset = static_cast<int64_t>(rng_() % static_cast<uint64_t>(child_length + 1));
+          const int64_t size = static_cast<int64_t>(rng_() % static_cast<uint64_t>(std::min<int64_t>(child_length - offset, 4) + 1));
+          std::memcpy(offsets->mutable_data() + i * width, &offset, static_cast<size_t>(width));
+          std::memcpy(sizes->mutable_data() + i * width, &size, static_cast<size_t>(width));
+        }
+        buffers.push_back(offsets);
+        buffers.push_back(sizes);
+        const Field& f = *type->value_field();
+        d->children.push_back(Make(f.type(), child_length, f.nullable()));
+        break;
+      }
       case TypeId::kDictionary: {
         const int64_t size = 5;
         d->dictionary = Make(type->value_type(), size, true);

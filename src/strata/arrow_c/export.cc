@@ -156,10 +156,13 @@ Status FillArray(const ArrayDataPtr& data, ArrowArray* out, int depth) {
   auto priv = std::make_unique<ArrayPrivate>();
   priv->data = data;
   if (id != TypeId::kNull) {
-    for (size_t i = 0; i < d.buffers.size(); ++i) {
+    // Unions and run-end encoded arrays have no validity buffer in the C interface: their
+    // buffers start with the type ids (run-end encoded: none at all).
+    const size_t first = is_union(id) || id == TypeId::kRunEndEncoded ? 1 : 0;
+    for (size_t i = first; i < d.buffers.size(); ++i) {
       const auto& buffer = d.buffers[i];
       const void* ptr = buffer ? static_cast<const void*>(buffer->data()) : nullptr;
-      if (ptr == nullptr && i > 0 && d.length == 0 && d.offset < 7) ptr = kZeros;
+      if (ptr == nullptr && (i > 0 || first > 0) && d.length == 0 && d.offset < 7) ptr = kZeros;
       priv->buffers.push_back(ptr);
     }
     if (is_view(id)) {
@@ -224,6 +227,8 @@ Result<std::string> FormatString(const DataType& type) {
     case TypeId::kBinaryView: return std::string("vz");
     case TypeId::kStringView: return std::string("vu");
     case TypeId::kFixedSizeBinary: return fmt::format("w:{}", type.byte_width());
+    case TypeId::kDecimal32: return fmt::format("d:{},{},32", type.precision(), type.scale());
+    case TypeId::kDecimal64: return fmt::format("d:{},{},64", type.precision(), type.scale());
     case TypeId::kDecimal128: return fmt::format("d:{},{}", type.precision(), type.scale());
     case TypeId::kDecimal256: return fmt::format("d:{},{},256", type.precision(), type.scale());
     case TypeId::kDate32: return std::string("tdD");
@@ -232,12 +237,26 @@ Result<std::string> FormatString(const DataType& type) {
     case TypeId::kTime64: return fmt::format("tt{}", UnitChar(type.unit()));
     case TypeId::kTimestamp: return fmt::format("ts{}:{}", UnitChar(type.unit()), type.timezone());
     case TypeId::kDuration: return fmt::format("tD{}", UnitChar(type.unit()));
+    case TypeId::kIntervalYearMonth: return std::string("tiM");
+    case TypeId::kIntervalDayTime: return std::string("tiD");
     case TypeId::kIntervalMonthDayNano: return std::string("tin");
     case TypeId::kList: return std::string("+l");
     case TypeId::kLargeList: return std::string("+L");
     case TypeId::kFixedSizeList: return fmt::format("+w:{}", type.list_size());
     case TypeId::kStruct: return std::string("+s");
     case TypeId::kMap: return std::string("+m");
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion: {
+      std::string format = type.id() == TypeId::kDenseUnion ? "+ud:" : "+us:";
+      for (size_t i = 0; i < type.type_codes().size(); ++i) {
+        if (i > 0) format += ',';
+        format += std::to_string(type.type_codes()[i]);
+      }
+      return format;
+    }
+    case TypeId::kRunEndEncoded: return std::string("+r");
+    case TypeId::kListView: return std::string("+vl");
+    case TypeId::kLargeListView: return std::string("+vL");
     case TypeId::kDictionary:
       if (type.index_type() == nullptr || !is_integer(type.index_type()->id())) {
         return Status::Invalid("dictionary index type is not an integer");

@@ -42,7 +42,12 @@ class ImportedBuffer final : public Buffer {
 // Buffer count per type in the C interface (views: at least this, plus one per data buffer).
 int64_t CBufferCount(TypeId id) {
   switch (id) {
-    case TypeId::kNull: return 0;
+    case TypeId::kNull:
+    case TypeId::kRunEndEncoded: return 0;
+    case TypeId::kSparseUnion: return 1;  // type ids (no validity)
+    case TypeId::kDenseUnion: return 2;   // type ids, offsets
+    case TypeId::kListView:
+    case TypeId::kLargeListView: return 3;
     case TypeId::kFixedSizeList:
     case TypeId::kStruct: return 1;
     case TypeId::kBinary:
@@ -56,8 +61,10 @@ int64_t CBufferCount(TypeId id) {
 }
 
 int64_t ChildCount(const DataType& type) {
-  if (type.id() == TypeId::kStruct) return type.num_fields();
-  return is_nested(type.id()) ? 1 : 0;
+  if (type.id() == TypeId::kStruct || is_union(type.id()) || type.id() == TypeId::kRunEndEncoded) {
+    return type.num_fields();
+  }
+  return is_nested(type.id()) || is_list_view(type.id()) ? 1 : 0;
 }
 
 class Importer {
@@ -185,8 +192,24 @@ Result<ArrayDataPtr> Importer::Import(const ArrowArray* a, const TypePtr& type, 
     if (d->null_count == kUnknownNullCount) d->null_count = d->length;
     return d;
   }
-  // Validity: NULL means no nulls.
-  if (a->buffers[0] == nullptr) {
+  if (is_union(id) || id == TypeId::kRunEndEncoded) {
+    // No validity buffer: a slot is null when its child's value is.
+    if (a->null_count > 0) {
+      return Status::Invalid("{} ({}): null_count is {}, but this type counts no nulls of its own", path, ts,
+                             a->null_count);
+    }
+    d->null_count = 0;
+    d->buffers.push_back(nullptr);
+    if (is_union(id)) {
+      STRATA_ASSIGN_OR_RETURN(auto type_ids, Wrap(a, path, 0, "type ids", end, 1));
+      d->buffers.push_back(std::move(type_ids));
+      if (id == TypeId::kDenseUnion) {
+        STRATA_ASSIGN_OR_RETURN(int64_t size, Bytes(path, end, 4));
+        STRATA_ASSIGN_OR_RETURN(auto offsets, Wrap(a, path, 1, "offsets", size, 4));
+        d->buffers.push_back(std::move(offsets));
+      }
+    }
+  } else if (a->buffers[0] == nullptr) {  // validity: NULL means no nulls
     if (a->null_count > 0) {
       return Status::Invalid("{} ({}): null_count is {} but the validity buffer is null", path, ts, a->null_count);
     }
@@ -231,7 +254,20 @@ Result<ArrayDataPtr> Importer::Import(const ArrowArray* a, const TypePtr& type, 
       break;
     }
     case TypeId::kFixedSizeList:
-    case TypeId::kStruct: break;
+    case TypeId::kStruct:
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion:
+    case TypeId::kRunEndEncoded: break;
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {
+      const int64_t width = id == TypeId::kListView ? 4 : 8;
+      STRATA_ASSIGN_OR_RETURN(int64_t size, Bytes(path, end, width));
+      STRATA_ASSIGN_OR_RETURN(auto offsets, Wrap(a, path, 1, "offsets", size, width));
+      STRATA_ASSIGN_OR_RETURN(auto sizes, Wrap(a, path, 2, "sizes", size, width));
+      d->buffers.push_back(std::move(offsets));
+      d->buffers.push_back(std::move(sizes));
+      break;
+    }
     case TypeId::kDictionary:
     default: {
       const TypePtr& value_type = id == TypeId::kDictionary ? type->index_type() : type;

@@ -108,16 +108,10 @@ Result<TypePtr> ParseParameterised(std::string_view f, const std::string& path) 
         (parts.size() == 3 && !ParseInt(parts[2], &bits))) {
       return Status::Invalid("{}: format '{}' is not 'd:precision,scale[,bitwidth]'", path, f);
     }
-    Result<TypePtr> type = Status::Invalid("");
-    if (bits == 128) {
-      type = MakeDecimal128(p, sc);
-    } else if (bits == 256) {
-      type = MakeDecimal256(p, sc);
-    } else if (bits == 32 || bits == 64) {
-      return Status::NotImplemented("{}: format '{}': {}-bit decimals", path, f, bits);
-    } else {
+    if (bits != 32 && bits != 64 && bits != 128 && bits != 256) {
       return Status::Invalid("{}: format '{}': decimal bit width {}", path, f, bits);
     }
+    Result<TypePtr> type = MakeDecimalOfWidth(bits, p, sc);
     if (!type.ok()) return Status::Invalid("{}: format '{}': {}", path, f, type.status().message());
     return type;
   }
@@ -140,9 +134,8 @@ Result<TypePtr> ParseParameterised(std::string_view f, const std::string& path) 
       return timestamp(unit, std::string(f.substr(4)));
     }
     if (f == "tin") return month_day_nano_interval();
-    if (f[1] == 'i') {
-      return Status::NotImplemented("{}: format '{}': interval types other than month_day_nano ('tin')", path, f);
-    }
+    if (f == "tiM") return year_month_interval();
+    if (f == "tiD") return day_time_interval();
   }
   return Status::Invalid("{}: unknown format '{}'", path, f);
 }
@@ -200,8 +193,40 @@ Result<TypePtr> ParseFormat(const ArrowSchema* s, const std::string& path, int d
     STRATA_ASSIGN_OR_RETURN(std::vector<FieldPtr> children, ParseChildren(s, path, depth));
     return struct_(std::move(children));
   }
-  if (f.starts_with("+ud:") || f.starts_with("+us:") || f == "+r" || f == "+vl" || f == "+vL") {
-    return Status::NotImplemented("{}: format '{}' (unions, run-end encoded and list views)", path, f);
+  if (f.starts_with("+ud:") || f.starts_with("+us:")) {
+    // The type ids, comma-separated (none for a union without members).
+    std::vector<int8_t> codes;
+    std::string_view rest = f.substr(4);
+    while (!rest.empty()) {
+      const size_t comma = rest.find(',');
+      int32_t code;
+      if (!ParseInt(rest.substr(0, comma), &code) || code < 0 || code > kMaxUnionTypeCode) {
+        return Status::Invalid("{}: format '{}': union type ids are integers in [0, {}]", path, f,
+                               kMaxUnionTypeCode);
+      }
+      codes.push_back(static_cast<int8_t>(code));
+      if (comma == std::string_view::npos) break;
+      rest = rest.substr(comma + 1);
+      if (rest.empty()) return Status::Invalid("{}: format '{}' ends with a comma", path, f);
+    }
+    STRATA_RETURN_NOT_OK(CheckChildren(s, f, path, static_cast<int64_t>(codes.size())));
+    STRATA_ASSIGN_OR_RETURN(std::vector<FieldPtr> children, ParseChildren(s, path, depth));
+    auto type = f[2] == 'd' ? MakeDenseUnion(std::move(children), std::move(codes))
+                            : MakeSparseUnion(std::move(children), std::move(codes));
+    if (!type.ok()) return Status::Invalid("{}: format '{}': {}", path, f, type.status().message());
+    return type;
+  }
+  if (f == "+r") {
+    STRATA_RETURN_NOT_OK(CheckChildren(s, f, path, 2));
+    STRATA_ASSIGN_OR_RETURN(std::vector<FieldPtr> children, ParseChildren(s, path, depth));
+    auto type = MakeRunEndEncoded(children[0]->type(), children[1]->type());
+    if (!type.ok()) return Status::Invalid("{}: format '+r': {}", path, type.status().message());
+    return type;
+  }
+  if (f == "+vl" || f == "+vL") {
+    STRATA_RETURN_NOT_OK(CheckChildren(s, f, path, 1));
+    STRATA_ASSIGN_OR_RETURN(std::vector<FieldPtr> children, ParseChildren(s, path, depth));
+    return f == "+vl" ? list_view(children[0]) : large_list_view(children[0]);
   }
   return Status::Invalid("{}: unknown format '{}'", path, f);
 }

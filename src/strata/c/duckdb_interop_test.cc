@@ -15,6 +15,11 @@
 #include <gtest/gtest.h>
 
 #include "strata/array/array.h"
+#include "strata/array/pretty_print.h"
+#include "strata/array/union_builder.h"
+#include "strata/array/primitive_builder.h"
+#include "strata/array/binary_builder.h"
+#include "strata/array/validate.h"
 #include "strata/arrow_c/stream.h"
 #include "strata/testing/test_data.h"
 
@@ -326,6 +331,65 @@ TEST_F(DuckDBInteropTest, DuckDBResultThroughStrataCsv) {
 }
 
 // The comparisons above would catch a difference: one changed row, one missing row.
+// A fixed list of batches as a stream.
+class BatchListStream : public arrow_c::RecordBatchStream {
+ public:
+  explicit BatchListStream(std::vector<std::shared_ptr<RecordBatch>> batches) : batches_(std::move(batches)) {}
+  SchemaPtr schema() const override { return batches_.front()->schema(); }
+  Result<std::shared_ptr<RecordBatch>> Next() override {
+    if (next_ == batches_.size()) return std::shared_ptr<RecordBatch>();
+    return batches_[next_++];
+  }
+
+ private:
+  std::vector<std::shared_ptr<RecordBatch>> batches_;
+  size_t next_ = 0;
+};
+
+// Issue 38: DuckDB as a C Data consumer and producer of unions and run-end encoded arrays.
+// DuckDB's UNION comes out as a sparse union that strata imports and validates; strata's sparse
+// union and run-end encoded columns go into DuckDB, which reads the same values.
+TEST_F(DuckDBInteropTest, UnionsAndRunEndEncodedBothWays) {
+  QueryResult from_duckdb = Query(
+      "SELECT u FROM (VALUES (union_value(i := 5)::UNION(i INTEGER, s VARCHAR)), "
+      "(union_value(s := 'x')::UNION(i INTEGER, s VARCHAR))) t(u)");
+  ASSERT_EQ(from_duckdb.error, "");
+  ASSERT_EQ(from_duckdb.rows, 2);
+  const Array& u = from_duckdb.batches[0]->column(0);
+  EXPECT_TRUE(is_union(u.type_id())) << u.type()->ToString();
+  EXPECT_TRUE(ValidateFull(*u.data()).ok()) << ValidateFull(*u.data()).ToString();
+  const std::string text = PrettyPrint(u);
+  EXPECT_NE(text.find(": 5"), std::string::npos) << text;
+  EXPECT_NE(text.find(": \"x\""), std::string::npos) << text;
+
+  auto pool = MakeSystemMemoryPool();
+  const TypePtr union_type = sparse_union({field("i", int32()), field("s", utf8())}, {0, 1});
+  auto builder = *UnionBuilder::Make(union_type, pool.get());
+  auto* ints = static_cast<Int32Builder*>(builder->member_builder(0));
+  auto* strings = static_cast<StringBuilder*>(builder->member_builder(1));
+  ASSERT_TRUE(builder->Append(0).ok() && ints->Append(7).ok());
+  ASSERT_TRUE(builder->Append(1).ok() && strings->Append("seven").ok());
+  ASSERT_TRUE(builder->Append(0).ok() && ints->Append(-1).ok());
+  auto unions = *builder->Finish();
+  // Runs: 10 twice, then 20 (int32 run ends 2, 3).
+  Int32Builder ends(int32(), pool.get());
+  ASSERT_TRUE(ends.Append(2).ok() && ends.Append(3).ok());
+  Int64Builder values(int64(), pool.get());
+  ASSERT_TRUE(values.Append(10).ok() && values.Append(20).ok());
+  auto ree = ArrayData::Make(run_end_encoded(int32(), int64()), 3, {nullptr}, 0);
+  ree->children = {*ends.Finish(), *values.Finish()};
+  ASSERT_TRUE(ValidateFull(*ree).ok()) << ValidateFull(*ree).ToString();
+  auto s = schema({field("u", union_type), field("r", ree->type)});
+  auto batch = std::make_shared<RecordBatch>(s, 3, std::vector<Array>{Array(unions), Array(ree)});
+  ArrowArrayStream stream{};
+  ASSERT_TRUE(arrow_c::ExportBatchStream(std::make_shared<BatchListStream>(std::vector{batch}), &stream).ok());
+  Materialize(&stream, "from_strata");
+  EXPECT_EQ(QueryInt("SELECT count(*) FROM from_strata"), 3);
+  EXPECT_EQ(QueryInt("SELECT sum(r)::BIGINT FROM from_strata"), 40);
+  EXPECT_EQ(QueryInt("SELECT sum(union_extract(u, 'i'))::BIGINT FROM from_strata"), 6);
+  EXPECT_EQ(QueryInt("SELECT count(*) FROM from_strata WHERE union_extract(u, 's') = 'seven'"), 1);
+}
+
 TEST_F(DuckDBInteropTest, ComparisonsSeeDifferences) {
   EXPECT_FALSE(std::string(duckdb_library_version()).empty());
   EXPECT_EQ(Difference("SELECT * FROM range(10)", "SELECT * FROM range(10)"), 0);

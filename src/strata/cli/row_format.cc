@@ -71,6 +71,8 @@ std::optional<Cell> CellAt(const Array& array, int64_t i) {
     case TypeId::kFloat16: c.text = FloatCell(Float16ToFloat32(Load<uint16_t>(a, i)), true, &c.is_number); return c;
     case TypeId::kFloat32: c.text = FloatCell(Load<float>(a, i), true, &c.is_number); return c;
     case TypeId::kFloat64: c.text = FloatCell(Load<double>(a, i), false, &c.is_number); return c;
+    case TypeId::kDecimal32: c.text = FormatDecimal128(Load<int32_t>(a, i), type.scale()); return c;
+    case TypeId::kDecimal64: c.text = FormatDecimal128(Load<int64_t>(a, i), type.scale()); return c;
     case TypeId::kDecimal128: c.text = FormatDecimal128(Load<__int128>(a, i), type.scale()); return c;
     case TypeId::kDecimal256: {
       uint8_t big_endian[32];

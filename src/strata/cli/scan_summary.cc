@@ -174,6 +174,8 @@ std::string SummaryTypeName(const DataType& type) {
     case TypeId::kFloat16: return "float16";
     case TypeId::kFloat32: return "float32";
     case TypeId::kFloat64: return "float64";
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
     case TypeId::kDecimal128:
     case TypeId::kDecimal256: return fmt::format("decimal({},{})", type.precision(), type.scale());
     case TypeId::kDate32:
@@ -191,10 +193,18 @@ std::string SummaryTypeName(const DataType& type) {
     case TypeId::kLargeBinary:
     case TypeId::kBinaryView:
     case TypeId::kFixedSizeBinary:
-    // Parquet INTERVAL is a FIXED_LEN_BYTE_ARRAY(12), which the contract summarises as binary.
+    // Parquet INTERVAL is a FIXED_LEN_BYTE_ARRAY(12), which the contract summarises as binary;
+    // the three Arrow interval types are summarised by that form.
+    case TypeId::kIntervalYearMonth:
+    case TypeId::kIntervalDayTime:
     case TypeId::kIntervalMonthDayNano: return "binary";
     case TypeId::kNull: return "null";
     case TypeId::kDictionary: return SummaryTypeName(*type.value_type());  // summarised by value
+    case TypeId::kRunEndEncoded: return SummaryTypeName(*type.encoded_value_type());  // by logical value
+    // A union's values are of several types: counted (a slot is null when its member's value
+    // is), without min or max.
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion: return "union";
     default: return "nested";
   }
 }
@@ -210,10 +220,20 @@ class ColumnSummary {
     if (type_->id() == TypeId::kDictionary) {
       values_ = std::make_unique<ColumnSummary>(name_, type_->value_type(), decimal_text_);
     }
+    if (type_->id() == TypeId::kRunEndEncoded) {
+      values_ = std::make_unique<ColumnSummary>(name_, type_->encoded_value_type(), decimal_text_);
+    }
   }
 
   void Add(const ArrayData& a) {
     if (type_->id() == TypeId::kDictionary) return AddDictionary(a);
+    if (type_->id() == TypeId::kRunEndEncoded) return AddRunEndEncoded(a);
+    if (is_union(type_->id())) {
+      const int64_t nulls = UnionArray(std::make_shared<ArrayData>(a)).LogicalNullCount();
+      nulls_ += nulls;
+      count_ += a.length - nulls;
+      return;
+    }
     const int64_t n = a.length;
     const int64_t nulls = a.validity_data() ? a.GetNullCount() : (a.type->id() == TypeId::kNull ? n : 0);
     nulls_ += nulls;
@@ -223,9 +243,11 @@ class ColumnSummary {
       case TypeId::kInt8: return AddIntegers<int8_t>(a);
       case TypeId::kInt16: return AddIntegers<int16_t>(a);
       case TypeId::kInt32:
+      case TypeId::kDecimal32:  // the unscaled value orders it
       case TypeId::kDate32:
       case TypeId::kTime32: return AddIntegers<int32_t>(a);
       case TypeId::kInt64:
+      case TypeId::kDecimal64:
       case TypeId::kDate64:
       case TypeId::kTime64:
       case TypeId::kTimestamp:
@@ -260,6 +282,8 @@ class ColumnSummary {
       case TypeId::kBinaryView: return AddViews(a);
       case TypeId::kFixedSizeBinary:
       case TypeId::kDecimal256: return AddFixedBytes(a);
+      case TypeId::kIntervalYearMonth:
+      case TypeId::kIntervalDayTime:
       case TypeId::kIntervalMonthDayNano: return AddIntervals(a);
       default: return;  // nested and null: counted only
     }
@@ -303,6 +327,10 @@ class ColumnSummary {
     AppendJsonString(type, out);
     if (type == "nested") {
       *out += fmt::format(",\"count\":null,\"nulls\":{},\"min\":null,\"max\":null}}", nulls_);
+      return;
+    }
+    if (type == "union") {
+      *out += fmt::format(",\"count\":{},\"nulls\":{},\"min\":null,\"max\":null}}", count_, nulls_);
       return;
     }
     *out += fmt::format(",\"count\":{},\"nulls\":{},\"min\":", count_, nulls_);
@@ -520,6 +548,39 @@ class ColumnSummary {
   }
   // A dictionary column: counts from its indices (a valid index to a null value is a null),
   // min and max over the values its valid indices use.
+  // Logical values: each run counts as many times as it covers the array's range; min and max
+  // come from the runs the range touches (fed to the value type's summary through a bitmap
+  // over the values, as a dictionary's used entries are).
+  void AddRunEndEncoded(const ArrayData& a) {
+    if (a.length == 0) return;
+    const RunEndEncodedArray ree(std::make_shared<ArrayData>(a));
+    const ArrayData& values = ree.values();
+    const int64_t base = values.offset;
+    used_.assign(static_cast<size_t>(bitmap::BytesForBits(base + values.length)), 0);
+    const Validity value_valid(values);
+    const bool values_have_validity = values.validity_data() != nullptr || values.type->id() == TypeId::kNull;
+    const int64_t begin = a.offset, end = a.offset + a.length;
+    for (int64_t run = ree.PhysicalIndex(0); run < values.length; ++run) {
+      const int64_t run_start = run == 0 ? 0 : ree.RunEnd(run - 1);
+      const int64_t run_end = ree.RunEnd(run);
+      const int64_t covered = std::min(run_end, end) - std::max(run_start, begin);
+      const bool is_null = values.type->id() == TypeId::kNull || (values_have_validity && !value_valid(run));
+      if (is_null) {
+        nulls_ += covered;
+      } else {
+        count_ += covered;
+        bitmap::SetBit(used_.data(), base + run);
+      }
+      if (run_end >= end) break;
+    }
+    Buffer used(used_.data(), static_cast<int64_t>(used_.size()));
+    ArrayData selected = values;
+    if (values.type->id() == TypeId::kNull) return;
+    selected.buffers[0] = std::shared_ptr<Buffer>(std::shared_ptr<Buffer>(), &used);  // not owned
+    selected.null_count = kUnknownNullCount;
+    values_->Add(selected);
+  }
+
   void AddDictionary(const ArrayData& a) {
     const ArrayData& dictionary = *a.dictionary;
     const int width = a.type->index_type()->byte_width();
@@ -617,7 +678,7 @@ class ColumnSummary {
     char bytes[12];
     for (int64_t i = 0; i < a.length; ++i) {
       if (!valid(i)) continue;
-      const MonthDayNano v = LoadMonthDayNano(values + (a.offset + i) * kMonthDayNanoBytes);
+      const MonthDayNano v = LoadIntervalAsMonthDayNano(type_->id(), values, a.offset + i);
       if (v.months < 0 || v.days < 0 || v.nanoseconds < 0 || v.nanoseconds % kNanosPerMilli != 0 ||
           v.nanoseconds / kNanosPerMilli > UINT32_MAX) {
         interval_without_parquet_form_ = true;
@@ -656,6 +717,8 @@ class ColumnSummary {
       case TypeId::kTimestamp: return FormatTimestamp(i, ToFormatUnit(type_->unit()));
       case TypeId::kTime32:
       case TypeId::kTime64: return FormatTime(i, ToFormatUnit(type_->unit()));
+      case TypeId::kDecimal32:
+      case TypeId::kDecimal64: return FormatDecimal128(i, type_->scale());
       case TypeId::kDecimal128: return FormatDecimal128(min ? decimal_min_ : decimal_max_, type_->scale());
       case TypeId::kDecimal256: {
         std::string key = min ? bytes_min_ : bytes_max_;
@@ -670,6 +733,8 @@ class ColumnSummary {
       case TypeId::kLargeBinary:
       case TypeId::kBinaryView:
       case TypeId::kFixedSizeBinary: return FormatBinaryDigest(min ? bytes_min_ : bytes_max_);
+      case TypeId::kIntervalYearMonth:
+      case TypeId::kIntervalDayTime:
       case TypeId::kIntervalMonthDayNano:
         if (interval_without_parquet_form_) return std::nullopt;
         return FormatBinaryDigest(min ? bytes_min_ : bytes_max_);

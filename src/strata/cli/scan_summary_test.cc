@@ -223,6 +223,49 @@ TEST(ScanSummaryTest, IntervalsCompareByTheirParquetBytes) {
   EXPECT_EQ(One(without_parquet_form), Line(3, Column("binary", "2", 1, "null", "null")));
 }
 
+// year_month and day_time intervals are summarised by the INTERVAL bytes they map onto (the
+// other parts zero), as month_day_nano is; decimal32 and decimal64 by their unscaled value.
+TEST(ScanSummaryTest, NarrowIntervalsAndDecimals) {
+  auto parquet_bytes = [](uint32_t months, uint32_t days, uint32_t millis) {
+    const uint32_t parts[3] = {months, days, millis};
+    return std::string(reinterpret_cast<const char*>(parts), sizeof(parts));
+  };
+  auto months = Fixed<int32_t>(year_month_interval(), {3, std::nullopt, 256, 1});
+  EXPECT_EQ(One(months), Line(4, Column("binary", "3", 1, Q(FormatBinaryDigest(parquet_bytes(256, 0, 0))),
+                                       Q(FormatBinaryDigest(parquet_bytes(3, 0, 0))))));
+  auto negative_months = Fixed<int32_t>(year_month_interval(), {3, -1});
+  EXPECT_EQ(One(negative_months), Line(2, Column("binary", "2", 0, "null", "null")));
+  struct DayTimeValue {
+    int32_t days, milliseconds;
+  };
+  auto day_time = Fixed<DayTimeValue>(day_time_interval(), {DayTimeValue{2, 5}, std::nullopt, DayTimeValue{1, 9}});
+  EXPECT_EQ(One(day_time), Line(3, Column("binary", "2", 1, Q(FormatBinaryDigest(parquet_bytes(0, 1, 9))),
+                                         Q(FormatBinaryDigest(parquet_bytes(0, 2, 5))))));
+  auto d32 = Fixed<int32_t>(decimal32(9, 2), {-1250, std::nullopt, 5, 300});
+  EXPECT_EQ(One(d32), Line(4, Column("decimal(9,2)", "3", 1, Q("-12.50"), Q("3.00"))));
+  auto d64 = Fixed<int64_t>(decimal64(18, 3), {INT64_MAX / 100, -7});
+  EXPECT_EQ(One(d64), Line(2, Column("decimal(18,3)", "2", 0, Q("-0.007"), Q("92233720368547.758"))));
+}
+
+// A union is counted (a slot is null when its member's value is), without min or max; a
+// run-end encoded column is summarised by its logical values, as its value type.
+TEST(ScanSummaryTest, UnionsAndRunEndEncoded) {
+  auto ints = Fixed<int32_t>(int32(), {4, std::nullopt, -2});
+  auto dense = ArrayData::Make(dense_union({field("i", int32()), field("n", null())}, {3, 9}), 4,
+                               {nullptr, Bytes(std::vector<int8_t>{3, 3, 9, 3}), Bytes(std::vector<int32_t>{0, 1, 0, 2})},
+                               0);
+  dense->children = {ints, ArrayData::Make(null(), 1, {nullptr}, 1)};
+  EXPECT_EQ(One(dense), Line(4, Column("union", "2", 2, "null", "null")));
+
+  // Runs [0, 2) = 7, [2, 5) = null, [5, 6) = -1; sliced to logical [1, 6): 7, null x3, -1.
+  auto values = Fixed<int32_t>(int32(), {7, std::nullopt, -1});
+  auto ree = ArrayData::Make(run_end_encoded(int16(), int32()), 6, {nullptr}, 0);
+  ree->children = {ArrayData::Make(int16(), 3, {nullptr, Bytes(std::vector<int16_t>{2, 5, 6})}, 0), values};
+  EXPECT_EQ(One(ree), Line(6, Column("int32", "3", 3, Q("-1"), Q("7"))));
+  EXPECT_EQ(One(ree->Slice(2, 3)), Line(3, Column("int32", "0", 3, "null", "null")));
+  EXPECT_EQ(One(ree->Slice(1, 2)), Line(2, Column("int32", "1", 1, Q("7"), Q("7"))));
+}
+
 TEST(ScanSummaryTest, ParallelFoldGivesTheSameLine) {
   std::vector<std::pair<std::string, std::vector<ArrayDataPtr>>> columns;
   for (int c = 0; c < 6; ++c) {

@@ -206,6 +206,8 @@ Result<std::unique_ptr<JsonNode>> MakeJsonNode(const std::string& name, const Ty
     case TypeId::kFloat16: return Scalar<HalfFormat>(options);
     case TypeId::kFloat32: return Scalar<FloatFormat<float>>(options);
     case TypeId::kFloat64: return Scalar<FloatFormat<double>>(options);
+    case TypeId::kDecimal32: return Scalar<DecimalFormat<4>>(options);
+    case TypeId::kDecimal64: return Scalar<DecimalFormat<8>>(options);
     case TypeId::kDecimal128: return Scalar<DecimalFormat<16>>(options);
     case TypeId::kDecimal256: return Scalar<DecimalFormat<32>>(options);
     case TypeId::kDate32: return Scalar<DateFormat<int32_t>>(options);
@@ -213,6 +215,8 @@ Result<std::unique_ptr<JsonNode>> MakeJsonNode(const std::string& name, const Ty
     case TypeId::kTime32: return Scalar<TimeFormat<int32_t>>(options);
     case TypeId::kTime64: return Scalar<TimeFormat<int64_t>>(options);
     case TypeId::kTimestamp: return Scalar<TimestampFormat>(options);
+    case TypeId::kIntervalYearMonth:
+    case TypeId::kIntervalDayTime:
     case TypeId::kIntervalMonthDayNano: return Scalar<IntervalFormat>(options);
     case TypeId::kString: return NewNode<StringNode<OffsetBytes<int32_t>>>();
     case TypeId::kLargeString: return NewNode<StringNode<OffsetBytes<int64_t>>>();

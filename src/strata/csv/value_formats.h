@@ -162,10 +162,11 @@ struct IntervalFormat {
   static constexpr JsonForm kJson = JsonForm::kQuoted;
   static constexpr bool kHasSpaces = true;
   const uint8_t* values;
-  IntervalFormat(const ArrayData& data, const FormatOptions&) : values(Values<uint8_t>(data, 1)) {}
+  TypeId id;  // any of the three interval types, written in the month_day_nano form
+  IntervalFormat(const ArrayData& data, const FormatOptions&) : values(Values<uint8_t>(data, 1)), id(data.type->id()) {}
   static int64_t MaxChars(int64_t) { return value_text::kMaxIntervalChars; }
   char* Write(int64_t i, char* out) const {
-    return value_text::WriteMonthDayNano(LoadMonthDayNano(values + i * kMonthDayNanoBytes), out);
+    return value_text::WriteMonthDayNano(LoadIntervalAsMonthDayNano(id, values, i), out);
   }
 };
 

@@ -372,6 +372,8 @@ Result<std::unique_ptr<ValueWriter>> MakeValueWriter(const std::string& name, co
     case TypeId::kFloat16: return Plain<HalfFormat>(format_options, quoting);
     case TypeId::kFloat32: return Plain<FloatFormat<float>>(format_options, quoting);
     case TypeId::kFloat64: return Plain<FloatFormat<double>>(format_options, quoting);
+    case TypeId::kDecimal32: return Plain<DecimalFormat<4>>(format_options, quoting);
+    case TypeId::kDecimal64: return Plain<DecimalFormat<8>>(format_options, quoting);
     case TypeId::kDecimal128: return Plain<DecimalFormat<16>>(format_options, quoting);
     case TypeId::kDecimal256: return Plain<DecimalFormat<32>>(format_options, quoting);
     case TypeId::kDate32: return Plain<DateFormat<int32_t>>(format_options, quoting);
@@ -379,6 +381,8 @@ Result<std::unique_ptr<ValueWriter>> MakeValueWriter(const std::string& name, co
     case TypeId::kTime32: return Plain<TimeFormat<int32_t>>(format_options, quoting);
     case TypeId::kTime64: return Plain<TimeFormat<int64_t>>(format_options, quoting);
     case TypeId::kTimestamp: return Plain<TimestampFormat>(format_options, quoting);
+    case TypeId::kIntervalYearMonth:
+    case TypeId::kIntervalDayTime:
     case TypeId::kIntervalMonthDayNano: return Plain<IntervalFormat>(format_options, quoting);
     case TypeId::kString: return NewWriter<TextCells<OffsetBytes<int32_t>>>(quoting);
     case TypeId::kLargeString: return NewWriter<TextCells<OffsetBytes<int64_t>>>(quoting);

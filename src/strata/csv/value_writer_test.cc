@@ -437,5 +437,21 @@ TEST(ValueWriterTest, IntervalsAsDuckDBText) {
   EXPECT_EQ(MustWrite(*lists->Finish()), (Cells{"\"[\"\"1 month\"\",null]\""}));
 }
 
+// year_month and day_time intervals in the same text; decimal32 and decimal64 exactly; a union
+// has no CSV form and says so, naming the column.
+TEST(ValueWriterTest, NarrowIntervalsDecimalsAndUnions) {
+  EXPECT_EQ(MustWrite(Primitive<int32_t>(year_month_interval(), {14, std::nullopt, -1})),
+            (Cells{"1 year 2 months", "", "-1 month"}));
+  DayTimeBuilder day_time(Pool());
+  EXPECT_TRUE(day_time.Append(DayTime{2, 1500}).ok());
+  EXPECT_TRUE(day_time.Append(DayTime{0, 0}).ok());
+  EXPECT_EQ(MustWrite(*day_time.Finish()), (Cells{"2 days 00:00:01.5", "00:00:00"}));
+  EXPECT_EQ(MustWrite(Primitive<int32_t>(decimal32(9, 2), {-1250, std::nullopt})), (Cells{"-12.50", ""}));
+  EXPECT_EQ(MustWrite(Primitive<int64_t>(decimal64(18, 0), {INT64_MIN})), (Cells{"-9223372036854775808"}));
+  auto refused = MakeValueWriter("u", sparse_union({field("a", int32())}, {0}), WriteOptions{}, nullptr);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("'u'"), std::string::npos) << refused.status().ToString();
+}
+
 }  // namespace
 }  // namespace strata::csv

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "strata/array/bitmap.h"
+#include "strata/ipc/byte_swap.h"
 
 namespace strata::ipc {
 
@@ -132,7 +133,18 @@ Result<ArrayDataPtr> ArrayLoader::Load(const Field& field, const std::string& pa
   if (id == TypeId::kNull) {
     return ArrayData::Make(type, length, {nullptr}, length);
   }
-  STRATA_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> validity, NextBuffer(path, "validity", BytesForBits(length), 0, 1));
+  // Unions and run-end encoded arrays have no validity bitmap since metadata V5; V4 writers
+  // still gave them the buffer, which must then state no nulls.
+  const bool own_validity = !(is_union(id) || id == TypeId::kRunEndEncoded);
+  std::shared_ptr<Buffer> validity;
+  if (own_validity || message_.version < kMetadataV5) {
+    STRATA_ASSIGN_OR_RETURN(validity, NextBuffer(path, "validity", BytesForBits(length), 0, 1));
+  }
+  if (!own_validity && node.null_count != 0) {
+    return Status::NotImplemented("{}: record batch at byte {}, column '{}': a {} with {} nulls of its own (a "
+                                  "pre-1.0 validity bitmap), which strata does not read",
+                                  message_.label, message_.offset, path, type->ToString(), node.null_count);
+  }
   if (node.null_count == 0) {
     validity = nullptr;
   } else if (validity->size() < BytesForBits(length)) {
@@ -146,11 +158,15 @@ Result<ArrayDataPtr> ArrayLoader::Load(const Field& field, const std::string& pa
     children.push_back(std::move(data));
     return Status::OK();
   };
-  auto fixed = [&](int64_t width, const char* what) -> Status {
+  // `swap`: how a big-endian body's elements turn native (none for bytes and bit-packed values).
+  auto fixed = [&](int64_t width, const char* what, std::optional<SwapLayout> swap = SwapLayout::kWhole) -> Status {
     int64_t size = 0;
     if (!Multiply(length, width, &size)) return Corrupt(path, fmt::format("length {} overflows", length));
     // Read with the value width's alignment (8 at most; fixed_size_binary(0) needs none).
     STRATA_ASSIGN_OR_RETURN(auto values, NextBuffer(path, what, size, 0, std::clamp<int64_t>(width, 1, 8)));
+    if (big_endian_ && swap && width > 1) {
+      STRATA_ASSIGN_OR_RETURN(values, ByteSwapped(*values, *swap, width, length, pool_));
+    }
     buffers.push_back(std::move(values));
     return Status::OK();
   };
@@ -161,6 +177,9 @@ Result<ArrayDataPtr> ArrayLoader::Load(const Field& field, const std::string& pa
       return Corrupt(path, fmt::format("length {} overflows", length));
     }
     STRATA_ASSIGN_OR_RETURN(auto buffer, NextBuffer(path, "offsets", size, 0, width));
+    if (big_endian_) {
+      STRATA_ASSIGN_OR_RETURN(buffer, ByteSwapped(*buffer, SwapLayout::kWhole, width, length + 1, pool_));
+    }
     if (buffer->size() == 0 && length == 0) {
       STRATA_ASSIGN_OR_RETURN(auto zero, AllocateBuffer(pool_, width));  // strata reads offsets[0]
       std::memset(zero->mutable_data(), 0, static_cast<size_t>(width));
@@ -191,7 +210,7 @@ Result<ArrayDataPtr> ArrayLoader::Load(const Field& field, const std::string& pa
     }
     case TypeId::kBinaryView:
     case TypeId::kStringView: {
-      STRATA_RETURN_NOT_OK(fixed(16, "views"));
+      STRATA_RETURN_NOT_OK(fixed(16, "views", SwapLayout::kViews));
       if (next_variadic_ >= batch_.variadic_counts.size()) {
         return Corrupt(path, "the batch lacks the variadic buffer count of this view column");
       }
@@ -231,6 +250,24 @@ Result<ArrayDataPtr> ArrayLoader::Load(const Field& field, const std::string& pa
     case TypeId::kStruct:
       for (int i = 0; i < type->num_fields(); ++i) STRATA_RETURN_NOT_OK(child(i));
       break;
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion:
+      STRATA_RETURN_NOT_OK(fixed(1, "type ids", std::nullopt));
+      if (id == TypeId::kDenseUnion) STRATA_RETURN_NOT_OK(fixed(4, "offsets"));
+      for (int i = 0; i < type->num_fields(); ++i) STRATA_RETURN_NOT_OK(child(i));
+      break;
+    case TypeId::kRunEndEncoded:
+      STRATA_RETURN_NOT_OK(child(0));
+      STRATA_RETURN_NOT_OK(child(1));
+      break;
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {
+      const int64_t width = id == TypeId::kListView ? 4 : 8;
+      STRATA_RETURN_NOT_OK(fixed(width, "offsets"));
+      STRATA_RETURN_NOT_OK(fixed(width, "sizes"));
+      STRATA_RETURN_NOT_OK(child(0));
+      break;
+    }
     case TypeId::kDictionary: {
       STRATA_RETURN_NOT_OK(fixed(type->index_type()->byte_width(), "indices"));
       auto data = ArrayData::Make(type, length, std::move(buffers), node.null_count);
@@ -245,7 +282,11 @@ Result<ArrayDataPtr> ArrayLoader::Load(const Field& field, const std::string& pa
     }
     default:
       if (is_primitive_fixed_width(id)) {
-        STRATA_RETURN_NOT_OK(fixed(type->byte_width(), "values"));
+        std::optional<SwapLayout> swap = SwapLayout::kWhole;
+        if (id == TypeId::kFixedSizeBinary) swap = std::nullopt;
+        if (id == TypeId::kIntervalDayTime) swap = SwapLayout::kDayTime;
+        if (id == TypeId::kIntervalMonthDayNano) swap = SwapLayout::kMonthDayNano;
+        STRATA_RETURN_NOT_OK(fixed(type->byte_width(), "values", swap));
         break;
       }
       return Status::NotImplemented("{}: column '{}' has type {}, which strata cannot read from IPC", message_.label,

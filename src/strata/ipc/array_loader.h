@@ -34,9 +34,13 @@ using DictionaryMemo = std::unordered_map<int64_t, ArrayDataPtr>;
 class ArrayLoader {
  public:
   // `codec`: the reader's codec for the batch's compression (null when uncompressed).
+  // `big_endian`: the schema says the body is big-endian; its values are byte-swapped to native
+  // on load (copies; bitmaps, bytes and type ids stay as they are).
   ArrayLoader(const IpcMessage& message, const RecordBatchTable& batch, BodyCodec* codec,
-              const format::DictionaryIds& ids, const DictionaryMemo& dictionaries, MemoryPool* pool)
-      : message_(message), batch_(batch), codec_(codec), ids_(ids), dictionaries_(dictionaries), pool_(pool) {}
+              const format::DictionaryIds& ids, const DictionaryMemo& dictionaries, MemoryPool* pool,
+              bool big_endian = false)
+      : message_(message), batch_(batch), codec_(codec), ids_(ids), dictionaries_(dictionaries), pool_(pool),
+        big_endian_(big_endian) {}
 
   // The next column, of `field`'s type (a dictionary field takes its values from the memo).
   Result<ArrayDataPtr> Load(const Field& field) { return Load(field, field.name(), 0); }
@@ -56,6 +60,7 @@ class ArrayLoader {
   const format::DictionaryIds& ids_;
   const DictionaryMemo& dictionaries_;
   MemoryPool* pool_;
+  bool big_endian_;
   size_t next_node_ = 0;
   size_t next_buffer_ = 0;
   size_t next_variadic_ = 0;

@@ -1,7 +1,9 @@
 #include "strata/ipc/body_builder.h"
 
+#include <algorithm>
 #include <cstring>
 
+#include "strata/array/array.h"
 #include "strata/array/bitmap.h"
 
 namespace strata::ipc {
@@ -43,10 +45,18 @@ Result<ResizableBuffer*> BodyBuilder::NextScratch() {
 
 void BodyBuilder::AddEmpty() { buffers_.push_back({body_length_, 0}); }
 
-Status BodyBuilder::AddBytes(const uint8_t* data, int64_t size, std::shared_ptr<Buffer> keep_alive) {
+Status BodyBuilder::AddBytes(const uint8_t* data, int64_t size, std::shared_ptr<Buffer> keep_alive, Swap swap) {
   if (size == 0) {
     AddEmpty();
     return Status::OK();
+  }
+  if (big_endian_ && swap.width > 1) {
+    STRATA_ASSIGN_OR_RETURN(ResizableBuffer * swapped, NextScratch());
+    STRATA_RETURN_NOT_OK(swapped->Resize(size));
+    std::memcpy(swapped->mutable_data(), data, static_cast<size_t>(size));
+    SwapInPlace(swapped->mutable_data(), swap.layout, swap.width, size / swap.width, /*to_native=*/false);
+    data = swapped->data();
+    keep_alive = nullptr;
   }
   uncompressed_bytes_ += size;
   Piece piece{data, size, 0, false, std::move(keep_alive)};
@@ -70,7 +80,7 @@ Status BodyBuilder::AddBytes(const uint8_t* data, int64_t size, std::shared_ptr<
   return Status::OK();
 }
 
-Status BodyBuilder::AddBuffer(std::shared_ptr<Buffer> buffer, int64_t offset, int64_t size) {
+Status BodyBuilder::AddBuffer(std::shared_ptr<Buffer> buffer, int64_t offset, int64_t size, Swap swap) {
   if (size == 0) {
     AddEmpty();
     return Status::OK();
@@ -80,7 +90,7 @@ Status BodyBuilder::AddBuffer(std::shared_ptr<Buffer> buffer, int64_t offset, in
                            buffer == nullptr ? 0 : buffer->size(), offset, offset + size);
   }
   const uint8_t* data = buffer->data() + offset;
-  return AddBytes(data, size, std::move(buffer));
+  return AddBytes(data, size, std::move(buffer), swap);
 }
 
 Status BodyBuilder::AddBitmap(const std::shared_ptr<Buffer>& buffer, int64_t bit_offset, int64_t length) {
@@ -111,13 +121,14 @@ Result<std::pair<int64_t, int64_t>> BodyBuilder::AddOffsets(const ArrayData& dat
   const int64_t first = offsets[0], last = offsets[data.length];
   if (first == 0) {
     STRATA_RETURN_NOT_OK(AddBuffer(buffer, data.offset * static_cast<int64_t>(sizeof(Offset)),
-                                   (data.length + 1) * static_cast<int64_t>(sizeof(Offset))));
+                                   (data.length + 1) * static_cast<int64_t>(sizeof(Offset)),
+                                   {SwapLayout::kWhole, sizeof(Offset)}));
   } else {
     STRATA_ASSIGN_OR_RETURN(ResizableBuffer * rebased, NextScratch());
     STRATA_RETURN_NOT_OK(rebased->Resize((data.length + 1) * static_cast<int64_t>(sizeof(Offset))));
     Offset* out = rebased->mutable_data_as<Offset>();
     for (int64_t i = 0; i <= data.length; ++i) out[i] = static_cast<Offset>(offsets[i] - first);
-    STRATA_RETURN_NOT_OK(AddBytes(rebased->data(), rebased->size(), nullptr));
+    STRATA_RETURN_NOT_OK(AddBytes(rebased->data(), rebased->size(), nullptr, {SwapLayout::kWhole, sizeof(Offset)}));
   }
   return std::pair<int64_t, int64_t>{first, last};
 }
@@ -128,6 +139,9 @@ Status BodyBuilder::AddArray(const ArrayData& data, const std::string& path) {
   const int64_t null_count = id == TypeId::kNull ? data.length : data.GetNullCount();
   nodes_.push_back({data.length, null_count});
   if (id == TypeId::kNull) return Status::OK();  // no buffers
+  // Metadata V5: unions and run-end encoded arrays have no validity buffer (nor nulls of their
+  // own: their null count is 0).
+  if (is_union(id) || id == TypeId::kRunEndEncoded) return AddUnionOrRunEnds(data, path);
 
   if (null_count == 0) {
     AddEmpty();
@@ -152,7 +166,7 @@ Status BodyBuilder::AddArray(const ArrayData& data, const std::string& path) {
     case TypeId::kBinaryView:
     case TypeId::kStringView: {
       // Views keep pointing at their data buffers by index and offset: those go whole.
-      STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[1], data.offset * 16, data.length * 16));
+      STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[1], data.offset * 16, data.length * 16, {SwapLayout::kViews, 16}));
       variadic_counts_.push_back(static_cast<int64_t>(data.buffers.size()) - 2);
       for (size_t i = 2; i < data.buffers.size(); ++i) {
         const auto& buffer = data.buffers[i];
@@ -181,15 +195,72 @@ Status BodyBuilder::AddArray(const ArrayData& data, const std::string& path) {
       return Status::OK();
     case TypeId::kDictionary: {
       const int64_t width = type.index_type()->byte_width();
-      return AddBuffer(data.buffers[1], data.offset * width, data.length * width);
+      return AddBuffer(data.buffers[1], data.offset * width, data.length * width, {SwapLayout::kWhole, width});
+    }
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {
+      // Views index the whole child, which goes as it is (offsets are not rebased).
+      const int64_t width = id == TypeId::kListView ? 4 : 8;
+      STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[1], data.offset * width, data.length * width, {SwapLayout::kWhole, width}));
+      STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[2], data.offset * width, data.length * width, {SwapLayout::kWhole, width}));
+      return AddArray(*data.children[0], child_path(0));
     }
     default:
       if (is_primitive_fixed_width(id)) {
         const int64_t width = type.byte_width();
-        return AddBuffer(data.buffers[1], data.offset * width, data.length * width);
+        Swap swap{SwapLayout::kWhole, width};
+        if (id == TypeId::kFixedSizeBinary) swap.width = 0;  // bytes
+        if (id == TypeId::kIntervalDayTime) swap.layout = SwapLayout::kDayTime;
+        if (id == TypeId::kIntervalMonthDayNano) swap.layout = SwapLayout::kMonthDayNano;
+        return AddBuffer(data.buffers[1], data.offset * width, data.length * width, swap);
       }
       return Status::NotImplemented("column '{}': type {} cannot be written to Arrow IPC", path, type.ToString());
   }
+}
+
+Status BodyBuilder::AddUnionOrRunEnds(const ArrayData& data, const std::string& path) {
+  const DataType& type = *data.type;
+  nodes_.back().null_count = 0;
+  auto child_path = [&](int i) { return path + "." + type.fields()[static_cast<size_t>(i)]->name(); };
+  if (type.id() == TypeId::kRunEndEncoded) {
+    // IPC has no offsets: a slice is written as the runs it touches, their ends rebased to it.
+    const RunEndEncodedArray ree(std::make_shared<ArrayData>(data));
+    if (data.offset == 0) {  // runs past the length are legal, and kept
+      STRATA_RETURN_NOT_OK(AddArray(*data.children[0], child_path(0)));
+      return AddArray(*data.children[1], child_path(1));
+    }
+    const int64_t first = data.length == 0 ? 0 : ree.PhysicalIndex(0);
+    const int64_t runs = data.length == 0 ? 0 : ree.PhysicalIndex(data.length - 1) + 1 - first;
+    if (runs < 0 || first + runs > ree.values().length) {
+      return Status::Invalid("column '{}': the run ends of {} do not increase", path, type.ToString());
+    }
+    const DataType& end_type = *ree.run_ends().type;
+    const int64_t width = end_type.byte_width();
+    STRATA_ASSIGN_OR_RETURN(auto ends, AllocateBuffer(pool_, runs * width));
+    for (int64_t k = 0; k < runs; ++k) {
+      const int64_t end = std::min(ree.RunEnd(first + k), data.offset + data.length) - data.offset;
+      if (width == 2) ends->mutable_data_as<int16_t>()[k] = static_cast<int16_t>(end);
+      if (width == 4) ends->mutable_data_as<int32_t>()[k] = static_cast<int32_t>(end);
+      if (width == 8) ends->mutable_data_as<int64_t>()[k] = end;
+    }
+    auto rebased = ArrayData::Make(ree.run_ends().type, runs, {nullptr, std::shared_ptr<Buffer>(std::move(ends))}, 0);
+    STRATA_RETURN_NOT_OK(AddArray(*rebased, child_path(0)));
+    return AddArray(*data.children[1]->Slice(first, runs), child_path(1));
+  }
+  STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[1], data.offset, data.length));
+  if (type.id() == TypeId::kDenseUnion) {
+    // Dense offsets index each member whole: the members go as they are.
+    STRATA_RETURN_NOT_OK(AddBuffer(data.buffers[2], data.offset * 4, data.length * 4, {SwapLayout::kWhole, 4}));
+    for (int i = 0; i < type.num_fields(); ++i) {
+      STRATA_RETURN_NOT_OK(AddArray(*data.children[static_cast<size_t>(i)], child_path(i)));
+    }
+    return Status::OK();
+  }
+  for (int i = 0; i < type.num_fields(); ++i) {
+    STRATA_RETURN_NOT_OK(
+        AddArray(*data.children[static_cast<size_t>(i)]->Slice(data.offset, data.length), child_path(i)));
+  }
+  return Status::OK();
 }
 
 fb::Offset<void> BodyBuilder::AddRecordBatchTable(fb::FlatBufferBuilder& fbb, int64_t length) const {

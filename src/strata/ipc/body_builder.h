@@ -13,11 +13,18 @@
 #include "strata/array/array_data.h"
 #include "strata/io/output_sink.h"
 #include "strata/ipc/body_compression.h"
+#include "strata/ipc/byte_swap.h"
 #include "strata/ipc/flatbuffer_format.h"
 #include "strata/memory/buffer.h"
 #include "strata/util/result.h"
 
 namespace strata::ipc {
+
+// How the elements of a buffer are swapped for a big-endian body (width 0 or 1: not at all).
+struct BufferSwap {
+  SwapLayout layout = SwapLayout::kWhole;
+  int64_t width = 0;
+};
 
 class BodyBuilder {
  public:
@@ -26,9 +33,14 @@ class BodyBuilder {
 
   // Starts a new body (keeps the scratch memory).
   void Reset();
+  // Write the values big-endian (byte-swapped through scratch memory; the arrays are untouched).
+  void set_big_endian(bool big_endian) { big_endian_ = big_endian; }
   // Adds the nodes and buffers of `data` and everything below it (not its dictionary, which
   // travels in a dictionary batch). `path` names the column in errors.
   Status AddArray(const ArrayData& data, const std::string& path);
+  // Unions (type ids, dense offsets, members) and run-end encoded arrays (run ends rebased to
+  // a slice, values): no validity buffer, as metadata V5 lays them out.
+  Status AddUnionOrRunEnds(const ArrayData& data, const std::string& path);
   // The RecordBatch table of what was added, `length` rows.
   format::fb::Offset<void> AddRecordBatchTable(format::fb::FlatBufferBuilder& fbb, int64_t length) const;
 
@@ -49,8 +61,9 @@ class BodyBuilder {
     std::shared_ptr<Buffer> keep_alive;  // the referenced buffer
   };
 
-  Status AddBuffer(std::shared_ptr<Buffer> buffer, int64_t offset, int64_t size);
-  Status AddBytes(const uint8_t* data, int64_t size, std::shared_ptr<Buffer> keep_alive);
+  using Swap = BufferSwap;
+  Status AddBuffer(std::shared_ptr<Buffer> buffer, int64_t offset, int64_t size, Swap swap = {});
+  Status AddBytes(const uint8_t* data, int64_t size, std::shared_ptr<Buffer> keep_alive, Swap swap = {});
   void AddEmpty();
   Status AddBitmap(const std::shared_ptr<Buffer>& buffer, int64_t bit_offset, int64_t length);
   // Adds the offsets of elements [offset, offset + length] (rebased to start at 0 when they
@@ -61,6 +74,7 @@ class BodyBuilder {
 
   BodyCodec* codec_;
   MemoryPool* pool_;
+  bool big_endian_ = false;
   std::vector<format::FieldNode> nodes_;
   std::vector<format::BufferSpec> buffers_;
   std::vector<Piece> pieces_;

@@ -64,6 +64,8 @@ constexpr fb::voffset_t kIntervalUnit = Slot(0);              // Interval.unit: 
 constexpr fb::voffset_t kFixedSizeBinaryByteWidth = Slot(0);  // FixedSizeBinary.byteWidth: int
 constexpr fb::voffset_t kFixedSizeListListSize = Slot(0);     // FixedSizeList.listSize: int
 constexpr fb::voffset_t kMapKeysSorted = Slot(0);             // Map.keysSorted: bool
+constexpr fb::voffset_t kUnionMode = Slot(0);                 // Union.mode: UnionMode = Sparse (short)
+constexpr fb::voffset_t kUnionTypeIds = Slot(1);              // Union.typeIds: [int]
 
 // enum MetadataVersion: short { V1, V2, V3, V4, V5 }
 constexpr int16_t kMetadataV4 = 3;
@@ -71,7 +73,7 @@ constexpr int16_t kMetadataV5 = 4;
 // union MessageHeader { Schema, DictionaryBatch, RecordBatch, Tensor, SparseTensor } (0 is NONE)
 constexpr uint8_t kMessageHeaderSchema = 1;
 // enum Endianness: short { Little, Big }
-constexpr int16_t kEndiannessLittle = 0;
+constexpr int16_t kEndiannessLittle = 0, kEndiannessBig = 1;
 // enum Precision: short { HALF, SINGLE, DOUBLE }
 constexpr int16_t kPrecisionHalf = 0, kPrecisionSingle = 1, kPrecisionDouble = 2;
 // enum DateUnit: short { DAY, MILLISECOND }
@@ -82,6 +84,8 @@ constexpr int16_t kTimeUnitMillisecond = 1;
 // enum IntervalUnit: short { YEAR_MONTH, DAY_TIME, MONTH_DAY_NANO }; YEAR_MONTH is also the
 // default of Interval.unit.
 constexpr int16_t kIntervalYearMonth = 0, kIntervalDayTime = 1, kIntervalMonthDayNano = 2;
+// enum UnionMode: short { Sparse, Dense }
+constexpr int16_t kUnionModeSparse = 0, kUnionModeDense = 1;
 // enum DictionaryKind: short { DenseArray }
 constexpr int16_t kDictionaryKindDenseArray = 0;
 

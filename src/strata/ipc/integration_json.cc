@@ -14,6 +14,7 @@
 #include "strata/ipc/integration_json_schema.h"
 #include "strata/ipc/integration_json_util.h"
 #include "strata/memory/buffer.h"
+#include "strata/types/month_day_nano.h"
 
 namespace strata::ipc {
 namespace {
@@ -223,6 +224,40 @@ class ColumnConverter {
     return ArrayData::Make(type, count, std::move(buffers), null_count);
   }
 
+  // DAY_TIME values are {"days", "milliseconds"} objects, MONTH_DAY_NANO ones {"months", "days",
+  // "nanoseconds"}.
+  Result<ArrayDataPtr> Intervals(const Json& col, const TypePtr& type, int64_t count, const std::string& ctx,
+                                 std::shared_ptr<Buffer> validity, int64_t null_count) {
+    const Json* data = nullptr;
+    static const Json kEmpty = Json::array();
+    if (count == 0 && Member(col, "DATA") == nullptr) {
+      data = &kEmpty;
+    } else {
+      STRATA_ASSIGN_OR_RETURN(data, GetSizedArray(col, "DATA", count, ctx));
+    }
+    const int64_t width = type->byte_width();
+    STRATA_ASSIGN_OR_RETURN(auto buffer, ZeroedBuffer(pool_, count * width));
+    for (int64_t i = 0; i < count; ++i) {
+      const Json& e = (*data)[static_cast<size_t>(i)];
+      const std::string vctx = fmt::format("{} DATA[{}]", ctx, i);
+      uint8_t* out = buffer->mutable_data() + i * width;
+      STRATA_ASSIGN_OR_RETURN(const Json* days_json, Required(e, "days", vctx));
+      STRATA_ASSIGN_OR_RETURN(int32_t days, GetInteger<int32_t>(*days_json, vctx + " days"));
+      if (type->id() == TypeId::kIntervalDayTime) {
+        STRATA_ASSIGN_OR_RETURN(const Json* ms_json, Required(e, "milliseconds", vctx));
+        STRATA_ASSIGN_OR_RETURN(int32_t milliseconds, GetInteger<int32_t>(*ms_json, vctx + " milliseconds"));
+        StoreDayTime(DayTime{days, milliseconds}, out);
+        continue;
+      }
+      STRATA_ASSIGN_OR_RETURN(const Json* months_json, Required(e, "months", vctx));
+      STRATA_ASSIGN_OR_RETURN(int32_t months, GetInteger<int32_t>(*months_json, vctx + " months"));
+      STRATA_ASSIGN_OR_RETURN(const Json* nanos_json, Required(e, "nanoseconds", vctx));
+      STRATA_ASSIGN_OR_RETURN(int64_t nanoseconds, GetInteger<int64_t>(*nanos_json, vctx + " nanoseconds"));
+      StoreMonthDayNano(MonthDayNano{months, days, nanoseconds}, out);
+    }
+    return ArrayData::Make(type, count, {std::move(validity), std::move(buffer)}, null_count);
+  }
+
   Result<ArrayDataPtr> ConvertValues(const Json& col, const TypePtr& type, const FieldNode& node, int64_t count,
                                      int depth) {
     const std::string& ctx = node.path;
@@ -261,6 +296,7 @@ class ColumnConverter {
       case TypeId::kInt16:
       case TypeId::kInt32:
       case TypeId::kInt64:
+      case TypeId::kIntervalYearMonth:
       case TypeId::kUInt8:
       case TypeId::kUInt16:
       case TypeId::kUInt32:
@@ -277,6 +313,7 @@ class ColumnConverter {
           case TypeId::kInt8: values = IntegerValues<int8_t>(*data, count, ctx); break;
           case TypeId::kInt16: values = IntegerValues<int16_t>(*data, count, ctx); break;
           case TypeId::kInt32:
+          case TypeId::kIntervalYearMonth:
           case TypeId::kDate32:
           case TypeId::kTime32: values = IntegerValues<int32_t>(*data, count, ctx); break;
           case TypeId::kUInt8: values = IntegerValues<uint8_t>(*data, count, ctx); break;
@@ -306,6 +343,10 @@ class ColumnConverter {
         }
         return ArrayData::Make(type, count, {std::move(validity), std::move(buffer)}, null_count);
       }
+      case TypeId::kIntervalDayTime:
+      case TypeId::kIntervalMonthDayNano: return Intervals(col, type, count, ctx, std::move(validity), null_count);
+      case TypeId::kDecimal32:
+      case TypeId::kDecimal64:
       case TypeId::kDecimal128:
       case TypeId::kDecimal256: {
         STRATA_ASSIGN_OR_RETURN(const Json* data, data_array());
@@ -383,6 +424,47 @@ class ColumnConverter {
           }
         }
         auto out = ArrayData::Make(type, count, {std::move(validity)}, null_count);
+        out->children = std::move(children);
+        return out;
+      }
+      case TypeId::kSparseUnion:
+      case TypeId::kDenseUnion: {
+        // TYPE_ID (and, dense, OFFSET) then the members; no validity of the union's own.
+        STRATA_ASSIGN_OR_RETURN(const Json* ids, GetSizedArray(col, "TYPE_ID", count, ctx));
+        STRATA_ASSIGN_OR_RETURN(auto type_ids, IntegerValues<int8_t>(*ids, count, ctx + " TYPE_ID"));
+        std::vector<std::shared_ptr<Buffer>> buffers{nullptr, std::move(type_ids)};
+        if (id == TypeId::kDenseUnion) {
+          STRATA_ASSIGN_OR_RETURN(const Json* offsets, GetSizedArray(col, "OFFSET", count, ctx));
+          STRATA_ASSIGN_OR_RETURN(auto offset_buffer, IntegerValues<int32_t>(*offsets, count, ctx + " OFFSET"));
+          buffers.push_back(std::move(offset_buffer));
+        }
+        STRATA_ASSIGN_OR_RETURN(auto children, Children(col, node, depth));
+        auto out = ArrayData::Make(type, count, std::move(buffers), 0);
+        out->children = std::move(children);
+        return out;
+      }
+      case TypeId::kRunEndEncoded: {
+        STRATA_ASSIGN_OR_RETURN(auto children, Children(col, node, depth));
+        auto out = ArrayData::Make(type, count, {nullptr}, 0);
+        out->children = std::move(children);
+        return out;
+      }
+      case TypeId::kListView:
+      case TypeId::kLargeListView: {
+        const bool large = id == TypeId::kLargeListView;
+        STRATA_ASSIGN_OR_RETURN(const Json* offsets, GetSizedArray(col, "OFFSET", count, ctx));
+        STRATA_ASSIGN_OR_RETURN(const Json* sizes, GetSizedArray(col, "SIZE", count, ctx));
+        Result<std::shared_ptr<Buffer>> offset_buffer = large ? IntegerValues<int64_t>(*offsets, count, ctx + " OFFSET")
+                                                              : IntegerValues<int32_t>(*offsets, count, ctx + " OFFSET");
+        STRATA_RETURN_NOT_OK(offset_buffer.status());
+        Result<std::shared_ptr<Buffer>> size_buffer = large ? IntegerValues<int64_t>(*sizes, count, ctx + " SIZE")
+                                                            : IntegerValues<int32_t>(*sizes, count, ctx + " SIZE");
+        STRATA_RETURN_NOT_OK(size_buffer.status());
+        STRATA_ASSIGN_OR_RETURN(auto children, Children(col, node, depth));
+        auto out = ArrayData::Make(type, count,
+                                   {std::move(validity), std::move(offset_buffer).MoveValueUnsafe(),
+                                    std::move(size_buffer).MoveValueUnsafe()},
+                                   null_count);
         out->children = std::move(children);
         return out;
       }

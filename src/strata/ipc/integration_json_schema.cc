@@ -97,19 +97,10 @@ Result<TypePtr> ParseType(const Json& type, const std::vector<FieldNode>& childr
     if (const Json* bw = Member(type, "bitWidth")) {
       STRATA_ASSIGN_OR_RETURN(bits, GetInteger<int>(*bw, ctx + " bitWidth"));
     }
-    if (bits == 32 || bits == 64) {
-      return Status::NotImplemented("field '{}': type decimal{} (bitWidth {}) is not supported by strata", ctx,
-                                    bits, bits);
-    }
-    if (bits == 128) {
-      STRATA_ASSIGN_OR_RETURN(TypePtr t, MakeDecimal128(precision, scale));
-      return leaf(t);
-    }
-    if (bits == 256) {
-      STRATA_ASSIGN_OR_RETURN(TypePtr t, MakeDecimal256(precision, scale));
-      return leaf(t);
-    }
-    return Status::Invalid("{}: decimal bitWidth {}", ctx, bits);
+    if (bits != 32 && bits != 64 && bits != 128 && bits != 256) return Status::Invalid("{}: decimal bitWidth {}", ctx, bits);
+    auto t = MakeDecimalOfWidth(bits, precision, scale);
+    if (!t.ok()) return t.status().WithContext(ctx);
+    return leaf(*t);
   }
   if (name == "date") {
     STRATA_ASSIGN_OR_RETURN(const Json* u, Required(type, "unit", ctx));
@@ -168,12 +159,42 @@ Result<TypePtr> ParseType(const Json& type, const std::vector<FieldNode>& childr
     if (!t.ok()) return t.status().WithContext(ctx);
     return t;
   }
-  if (name == "interval" || name == "union" || name == "runendencoded" || name == "listview" ||
-      name == "largelistview") {
-    std::string detail = name;
-    if (const Json* u = Member(type, "unit"); u != nullptr && u->is_string()) detail += "[" + u->get<std::string>() + "]";
-    if (const Json* m = Member(type, "mode"); m != nullptr && m->is_string()) detail += "[" + m->get<std::string>() + "]";
-    return Status::NotImplemented("field '{}': type {} is not supported by strata", ctx, detail);
+  if (name == "interval") {
+    STRATA_ASSIGN_OR_RETURN(const Json* u, Required(type, "unit", ctx));
+    STRATA_ASSIGN_OR_RETURN(std::string unit, GetString(*u, ctx + " unit"));
+    if (unit == "YEAR_MONTH") return leaf(year_month_interval());
+    if (unit == "DAY_TIME") return leaf(day_time_interval());
+    if (unit == "MONTH_DAY_NANO") return leaf(month_day_nano_interval());
+    return Status::Invalid("{}: unknown interval unit \"{}\"", ctx, unit);
+  }
+  if (name == "union") {
+    STRATA_ASSIGN_OR_RETURN(const Json* m, Required(type, "mode", ctx));
+    STRATA_ASSIGN_OR_RETURN(std::string mode, GetString(*m, ctx + " mode"));
+    if (mode != "SPARSE" && mode != "DENSE") return Status::Invalid("{}: unknown union mode \"{}\"", ctx, mode);
+    std::vector<int8_t> codes;
+    if (const Json* ids = Member(type, "typeIds"); ids != nullptr && !ids->is_null()) {
+      if (!ids->is_array()) return Status::Invalid("{}: typeIds must be an array", ctx);
+      for (const Json& id : *ids) {
+        STRATA_ASSIGN_OR_RETURN(int code, GetInteger<int>(id, ctx + " typeIds"));
+        if (code < 0 || code > kMaxUnionTypeCode) return Status::Invalid("{}: union type id {}", ctx, code);
+        codes.push_back(static_cast<int8_t>(code));
+      }
+    }
+    std::vector<FieldPtr> fields;
+    for (const FieldNode& c : children) fields.push_back(c.field);
+    auto t = mode == "DENSE" ? MakeDenseUnion(std::move(fields), std::move(codes))
+                             : MakeSparseUnion(std::move(fields), std::move(codes));
+    if (!t.ok()) return t.status().WithContext(ctx);
+    return t;
+  }
+  if (name == "runendencoded") {
+    STRATA_RETURN_NOT_OK(ExpectChildren(children, 2, name, ctx));
+    STRATA_ASSIGN_OR_RETURN(TypePtr t, MakeRunEndEncoded(children[0].field->type(), children[1].field->type()));
+    return t;
+  }
+  if (name == "listview" || name == "largelistview") {
+    STRATA_RETURN_NOT_OK(ExpectChildren(children, 1, name, ctx));
+    return name == "listview" ? list_view(children[0].field) : large_list_view(children[0].field);
   }
   return Status::NotImplemented("field '{}': unknown integration JSON type \"{}\"", ctx, name);
 }

@@ -165,6 +165,16 @@ inline uint16_t DoubleToHalfBits(double value) {
 
 // The little-endian two's complement of a decimal integer string, in `width` bytes (16 or 32).
 inline Status ParseDecimalInteger(const std::string& text, int width, uint8_t* out, const std::string& ctx) {
+  if (width == 4) {  // decimal32: parsed as 64 bits, then range-checked
+    int64_t wide = 0;
+    STRATA_RETURN_NOT_OK(ParseDecimalInteger(text, 8, reinterpret_cast<uint8_t*>(&wide), ctx));
+    if (wide < INT32_MIN || wide > INT32_MAX) {
+      return Status::Invalid("{}: \"{}\" does not fit in 32 signed bits", ctx, text);
+    }
+    const auto narrow = static_cast<int32_t>(wide);
+    std::memcpy(out, &narrow, 4);
+    return Status::OK();
+  }
   const int limbs = width / 8;
   uint64_t v[4] = {0, 0, 0, 0};
   size_t pos = 0;

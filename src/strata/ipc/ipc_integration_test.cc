@@ -49,7 +49,7 @@ const Golden kGoldens[] = {
     {"1.0.0-littleendian", "generated_dictionary_unsigned"},
     {"1.0.0-littleendian", "generated_duplicate_fieldnames"},
     {"1.0.0-littleendian", "generated_extension"},
-    {"1.0.0-littleendian", "generated_interval", "nterval"},  // "Interval" or "interval"
+    {"1.0.0-littleendian", "generated_interval"},
     {"1.0.0-littleendian", "generated_map"},
     {"1.0.0-littleendian", "generated_map_non_canonical"},
     {"1.0.0-littleendian", "generated_nested"},
@@ -62,7 +62,7 @@ const Golden kGoldens[] = {
     {"1.0.0-littleendian", "generated_primitive_no_batches"},
     {"1.0.0-littleendian", "generated_primitive_zerolength"},
     {"1.0.0-littleendian", "generated_recursive_nested"},
-    {"1.0.0-littleendian", "generated_union", "nion"},  // "Union" or "union"
+    {"1.0.0-littleendian", "generated_union"},
     {"2.0.0-compression", "generated_lz4"},
     {"2.0.0-compression", "generated_uncompressible_lz4"},
     {"2.0.0-compression", "generated_uncompressible_zstd"},

@@ -40,6 +40,7 @@ Result<std::unique_ptr<IpcMessage>> ParseMessage(std::shared_ptr<ResizableBuffer
     return Status::NotImplemented("{}: the message at byte {} has metadata version V{} (V4 and V5 are read)", label,
                                   message_offset, static_cast<int>(version) + 1);
   }
+  message->version = version;
   STRATA_ASSIGN_OR_RETURN(message->header_type,
                           reader.Scalar<uint8_t>(root, kMessageHeaderType, 0, "Message.header_type"));
   if (message->header_type != kMessageHeaderSchema && message->header_type != kMessageHeaderDictionaryBatch &&

@@ -24,6 +24,7 @@ struct IpcMessage {
   int64_t offset = 0;                           // where the message starts in the input
   std::shared_ptr<ResizableBuffer> metadata;    // the flatbuffer, 8-aligned
   std::unique_ptr<format::FlatbufferReader> reader;
+  int16_t version = 0;                          // MetadataVersion (V4 = 3, V5 = 4)
   uint8_t header_type = 0;
   const format::fb::Table* header = nullptr;
   int64_t body_length = 0;

@@ -29,6 +29,9 @@ struct IpcWriteOptions {
   // Key-value metadata of the file footer (file format only); the schema's own metadata is
   // written with the schema.
   KeyValueMetadata footer_metadata;
+  // Write the bodies big-endian (Schema.endianness = Big), as a big-endian host would: for
+  // readers on such hosts, and to test the readers' byte swapping.
+  bool big_endian = false;
   Status Validate() const;
 };
 

@@ -28,7 +28,7 @@ class BatchDecoder {
   BatchDecoder(const IpcReadOptions& options, MemoryPool* pool) : options_(options), pool_(pool) {}
 
   Status SetSchema(const IpcMessage& message, const fb::Table* schema_table) {
-    auto schema = ParseSchemaTable(*message.reader, schema_table, &ids_);
+    auto schema = ParseSchemaTable(*message.reader, schema_table, &ids_, &big_endian_);
     if (!schema.ok()) {
       // The schema parser names the field; this names the input.
       return Status(schema.status().code(), fmt::format("{}: {}", message.label, schema.status().message()));
@@ -63,7 +63,7 @@ class BatchDecoder {
     STRATA_ASSIGN_OR_RETURN(RecordBatchTable batch, ParseRecordBatchTable(message, data));
     STRATA_ASSIGN_OR_RETURN(BodyCodec * codec, CodecFor(batch.compression));
     const Field values_field("dictionary " + std::to_string(id), field->second->type()->value_type(), true);
-    ArrayLoader loader(message, batch, codec, ids_, dictionaries_, pool_);
+    ArrayLoader loader(message, batch, codec, ids_, dictionaries_, pool_, big_endian_);
     STRATA_ASSIGN_OR_RETURN(ArrayDataPtr values, loader.Load(values_field));
     if (values->length != batch.length) {
       return Status::Corrupt("{}: the dictionary batch at byte {} has length {} but {} values", message.label,
@@ -93,7 +93,7 @@ class BatchDecoder {
   Result<std::shared_ptr<RecordBatch>> DecodeRecordBatch(const IpcMessage& message, IpcReadStats* stats) {
     STRATA_ASSIGN_OR_RETURN(RecordBatchTable batch, ParseRecordBatchTable(message, message.header));
     STRATA_ASSIGN_OR_RETURN(BodyCodec * codec, CodecFor(batch.compression));
-    ArrayLoader loader(message, batch, codec, ids_, dictionaries_, pool_);
+    ArrayLoader loader(message, batch, codec, ids_, dictionaries_, pool_, big_endian_);
     std::vector<Array> columns;
     columns.reserve(static_cast<size_t>(schema_->num_fields()));
     for (const FieldPtr& field : schema_->fields()) {
@@ -133,6 +133,7 @@ class BatchDecoder {
   IpcReadOptions options_;
   MemoryPool* pool_;
   SchemaPtr schema_;
+  bool big_endian_ = false;  // the schema says the bodies are big-endian: swapped on load
   DictionaryIds ids_;
   std::unordered_map<int64_t, const Field*> value_fields_;  // a dictionary field per id
   DictionaryMemo dictionaries_;
@@ -292,7 +293,8 @@ class FileReaderImpl final : public IpcFileReader {
     STRATA_ASSIGN_OR_RETURN(const fb::Table* footer, reader.Root("Footer"));
     STRATA_ASSIGN_OR_RETURN(int16_t version, reader.Scalar<int16_t>(footer, kFooterVersion, 0, "Footer.version"));
     if (version != kMetadataV4 && version != kMetadataV5) {
-      return Status::NotImplemented("{}: metadata version V{} (V4 and V5 are read)", label_, static_cast<int>(version) + 1);
+      return Status::NotImplemented("{}: the footer at byte {} has metadata version V{} (V4 and V5 are read)", label_,
+                                    footer_start_, static_cast<int>(version) + 1);
     }
     STRATA_ASSIGN_OR_RETURN(const fb::Table* schema, reader.Table(footer, kFooterSchema, "Footer.schema"));
     if (schema == nullptr) return Status::Corrupt("{}: the footer has no schema", label_);

@@ -32,12 +32,13 @@ class IpcWriterImpl final : public IpcWriter {
       STRATA_ASSIGN_OR_RETURN(codec_, BodyCodec::Make(options_.compression, options_.compression_level, pool_));
     }
     body_ = std::make_unique<BodyBuilder>(codec_.get(), pool_);
+    body_->set_big_endian(options_.big_endian);
     if (format_ == IpcFormat::kFile) {
       const char magic[8] = {'A', 'R', 'R', 'O', 'W', '1', 0, 0};
       STRATA_RETURN_NOT_OK(Emit(magic, 8));
     }
     fbb_.Clear();
-    STRATA_ASSIGN_OR_RETURN(auto schema_table, AddSchemaTable(fbb_, *schema_, &ids_));
+    STRATA_ASSIGN_OR_RETURN(auto schema_table, AddSchemaTable(fbb_, *schema_, &ids_, options_.big_endian));
     return WriteMessage(kMessageHeaderSchema, schema_table, /*with_body=*/false, nullptr);
   }
 
@@ -187,7 +188,7 @@ class IpcWriterImpl final : public IpcWriter {
     STRATA_RETURN_NOT_OK(Emit(eos, 8));
     if (format_ == IpcFormat::kFile) {
       fbb_.Clear();
-      STRATA_ASSIGN_OR_RETURN(auto schema_table, AddSchemaTable(fbb_, *schema_, nullptr));
+      STRATA_ASSIGN_OR_RETURN(auto schema_table, AddSchemaTable(fbb_, *schema_, nullptr, options_.big_endian));
       const auto dictionaries = fbb_.CreateVectorOfStructs(dictionary_blocks_.data(), dictionary_blocks_.size());
       const auto batches = fbb_.CreateVectorOfStructs(record_blocks_.data(), record_blocks_.size());
       const fb::Offset<void> metadata = AddKeyValues(fbb_, options_.footer_metadata);

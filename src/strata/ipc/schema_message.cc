@@ -34,7 +34,7 @@ class SchemaMessageBuilder {
  public:
   SchemaMessageBuilder(fb::FlatBufferBuilder& fbb, DictionaryIds* ids) : fbb_(fbb), ids_(ids) {}
 
-  Result<fb::Offset<void>> AddSchema(const Schema& schema) {
+  Result<fb::Offset<void>> AddSchema(const Schema& schema, bool big_endian) {
     std::vector<fb::Offset<void>> fields;
     fields.reserve(schema.fields().size());
     for (const FieldPtr& field : schema.fields()) {
@@ -45,7 +45,7 @@ class SchemaMessageBuilder {
     const fb::Offset<void> metadata = AddKeyValues(fbb_, schema.metadata());
 
     const fb::uoffset_t schema_start = fbb_.StartTable();
-    fbb_.AddElement<int16_t>(kSchemaEndianness, kEndiannessLittle);
+    fbb_.AddElement<int16_t>(kSchemaEndianness, big_endian ? kEndiannessBig : kEndiannessLittle);
     fbb_.AddOffset(kSchemaFields, fields_vector);
     fbb_.AddOffset(kSchemaCustomMetadata, metadata);
     return fb::Offset<void>(fbb_.EndTable(schema_start));
@@ -112,11 +112,14 @@ class SchemaMessageBuilder {
       case TypeId::kFloat16: return FloatingPoint(kPrecisionHalf);
       case TypeId::kFloat32: return FloatingPoint(kPrecisionSingle);
       case TypeId::kFloat64: return FloatingPoint(kPrecisionDouble);
-      case TypeId::kDecimal128: case TypeId::kDecimal256: {
+      case TypeId::kDecimal32: case TypeId::kDecimal64: case TypeId::kDecimal128: case TypeId::kDecimal256: {
         const fb::uoffset_t start = fbb_.StartTable();
         fbb_.AddElement<int32_t>(kDecimalPrecision, type.precision());
         fbb_.AddElement<int32_t>(kDecimalScale, type.scale());
-        fbb_.AddElement<int32_t>(kDecimalBitWidth, type.id() == TypeId::kDecimal128 ? 128 : 256);
+        // Always written: the schema's default (128) is not relied upon.
+        fbb_.ForceDefaults(true);
+        fbb_.AddElement<int32_t>(kDecimalBitWidth, type.bit_width());
+        fbb_.ForceDefaults(false);
         return TypeTable{TypeTag::kDecimal, End(start)};
       }
       case TypeId::kDate32: case TypeId::kDate64: {
@@ -143,9 +146,15 @@ class SchemaMessageBuilder {
         fbb_.AddElement<int16_t>(kDurationUnit, TimeUnitToFlatbuf(type.unit()));
         return TypeTable{TypeTag::kDuration, End(start)};
       }
-      case TypeId::kIntervalMonthDayNano: {
+      case TypeId::kIntervalYearMonth: case TypeId::kIntervalDayTime: case TypeId::kIntervalMonthDayNano: {
+        const int16_t unit = type.id() == TypeId::kIntervalYearMonth ? kIntervalYearMonth
+                             : type.id() == TypeId::kIntervalDayTime ? kIntervalDayTime
+                                                                     : kIntervalMonthDayNano;
         const fb::uoffset_t start = fbb_.StartTable();
-        fbb_.AddElement<int16_t>(kIntervalUnit, kIntervalMonthDayNano);
+        // Written even when it is the default (YEAR_MONTH), as Arrow C++ does.
+        fbb_.ForceDefaults(true);
+        fbb_.AddElement<int16_t>(kIntervalUnit, unit);
+        fbb_.ForceDefaults(false);
         return TypeTable{TypeTag::kInterval, End(start)};
       }
       case TypeId::kBinary: return TypeTable{TypeTag::kBinary, EmptyTable()};
@@ -172,6 +181,19 @@ class SchemaMessageBuilder {
         fbb_.AddElement<uint8_t>(kMapKeysSorted, type.keys_sorted() ? 1 : 0);
         return TypeTable{TypeTag::kMap, End(start)};
       }
+      case TypeId::kSparseUnion: case TypeId::kDenseUnion: {
+        std::vector<int32_t> codes(type.type_codes().begin(), type.type_codes().end());
+        const auto type_ids = fbb_.CreateVector(codes);
+        const fb::uoffset_t start = fbb_.StartTable();
+        fbb_.ForceDefaults(true);
+        fbb_.AddElement<int16_t>(kUnionMode, type.id() == TypeId::kDenseUnion ? kUnionModeDense : kUnionModeSparse);
+        fbb_.ForceDefaults(false);
+        fbb_.AddOffset(kUnionTypeIds, type_ids);
+        return TypeTable{TypeTag::kUnion, End(start)};
+      }
+      case TypeId::kRunEndEncoded: return TypeTable{TypeTag::kRunEndEncoded, EmptyTable()};
+      case TypeId::kListView: return TypeTable{TypeTag::kListView, EmptyTable()};
+      case TypeId::kLargeListView: return TypeTable{TypeTag::kLargeListView, EmptyTable()};
       case TypeId::kDictionary: break;  // handled by AddField; reached only for nested ones
     }
     return Status::NotImplemented("Arrow schema: field '{}' has type {}, which has no Arrow IPC form here", path,
@@ -226,12 +248,17 @@ class SchemaMessageParser {
     return ParseSchema(schema);
   }
 
-  Result<std::shared_ptr<Schema>> ParseSchema(const fb::Table* schema) {
+  Result<std::shared_ptr<Schema>> ParseSchema(const fb::Table* schema, bool* big_endian = nullptr) {
     STRATA_ASSIGN_OR_RETURN(int16_t endianness,
                             reader_.Scalar<int16_t>(schema, kSchemaEndianness, kEndiannessLittle, "Schema.endianness"));
-    if (endianness != kEndiannessLittle) {
-      return Status::NotImplemented("Arrow schema message: big-endian schemas are not supported");
+    if (endianness != kEndiannessLittle && endianness != kEndiannessBig) {
+      return Status::Corrupt("Arrow schema message: endianness {} (table at byte {})", endianness,
+                             reader_.OffsetOf(schema));
     }
+    if (endianness == kEndiannessBig && big_endian == nullptr) {
+      return Status::NotImplemented("Arrow schema message: a big-endian schema, outside of an IPC stream or file");
+    }
+    if (big_endian != nullptr) *big_endian = endianness == kEndiannessBig;
     STRATA_ASSIGN_OR_RETURN(auto field_tables, reader_.Tables(schema, kSchemaFields, "Schema.fields"));
     std::vector<FieldPtr> fields;
     fields.reserve(field_tables.size());
@@ -325,19 +352,44 @@ class SchemaMessageParser {
     return *time_unit;
   }
 
-  // Only MONTH_DAY_NANO has a strata type.
-  Status CheckIntervalUnit(const fb::Table* table, const std::string& path) {
+  Result<TypePtr> ParseUnion(const fb::Table* table, std::vector<FieldPtr> children, const std::string& path) {
+    STRATA_ASSIGN_OR_RETURN(int16_t mode, reader_.Scalar<int16_t>(table, kUnionMode, kUnionModeSparse, "Union.mode"));
+    if (mode != kUnionModeSparse && mode != kUnionModeDense) {
+      return Status::Corrupt("Arrow schema message: field '{}' has union mode {} (table at byte {})", path, mode,
+                             reader_.OffsetOf(table));
+    }
+    STRATA_ASSIGN_OR_RETURN(auto ids, reader_.Structs<int32_t>(table, kUnionTypeIds, "Union.typeIds"));
+    std::vector<int8_t> codes;
+    if (!ids.empty() || children.empty()) {
+      if (ids.size() != children.size()) {
+        return Status::Corrupt("Arrow schema message: field '{}' is a union of {} members with {} type ids", path,
+                               children.size(), ids.size());
+      }
+      for (const int32_t id : ids) {
+        if (id < 0 || id > kMaxUnionTypeCode) {
+          return Status::Corrupt("Arrow schema message: field '{}' has union type id {} (ids are 0 to {})", path, id,
+                                 kMaxUnionTypeCode);
+        }
+        codes.push_back(static_cast<int8_t>(id));
+      }
+    }  // no typeIds: 0, 1, ... in member order
+    auto type = mode == kUnionModeDense ? MakeDenseUnion(std::move(children), std::move(codes))
+                                        : MakeSparseUnion(std::move(children), std::move(codes));
+    if (!type.ok()) return CorruptField(path, type.status());
+    return type;
+  }
+
+  Result<TypePtr> ParseInterval(const fb::Table* table, const std::string& path) {
     STRATA_ASSIGN_OR_RETURN(int16_t unit,
                             reader_.Scalar<int16_t>(table, kIntervalUnit, kIntervalYearMonth, "Interval.unit"));
-    if (unit == kIntervalMonthDayNano) return Status::OK();
-    if (unit == kIntervalYearMonth || unit == kIntervalDayTime) {
-      return Status::NotImplemented(
-          "Arrow schema message: field '{}' has type Interval({}), which strata does not support (only "
-          "MONTH_DAY_NANO)",
-          path, unit == kIntervalYearMonth ? "YEAR_MONTH" : "DAY_TIME");
+    switch (unit) {
+      case kIntervalYearMonth: return year_month_interval();
+      case kIntervalDayTime: return day_time_interval();
+      case kIntervalMonthDayNano: return month_day_nano_interval();
+      default:
+        return Status::Corrupt("Arrow schema message: field '{}' has interval unit {} (table at byte {})", path, unit,
+                               reader_.OffsetOf(table));
     }
-    return Status::Corrupt("Arrow schema message: field '{}' has interval unit {} (table at byte {})", path, unit,
-                           reader_.OffsetOf(table));
   }
 
   Result<TypePtr> ParseType(uint8_t tag_value, const fb::Table* table, std::vector<FieldPtr> children,
@@ -349,23 +401,17 @@ class SchemaMessageParser {
     const auto tag = static_cast<TypeTag>(tag_value);
     const std::string_view tag_name = kTypeTagNames[tag_value];
     switch (tag) {
-      case TypeTag::kUnion: case TypeTag::kRunEndEncoded: case TypeTag::kListView:
-      case TypeTag::kLargeListView:
-        return Status::NotImplemented("Arrow schema message: field '{}' has type {}, which strata does not support",
-                                      path, tag_name);
-      case TypeTag::kInterval:
-        // Before the other checks, so that an unsupported unit reads as that (as the types above).
-        if (table != nullptr) STRATA_RETURN_NOT_OK(CheckIntervalUnit(table, path));
-        break;
       case TypeTag::kNone:
         return Status::Corrupt("Arrow schema message: field '{}' (table at byte {}) has no type", path,
                                reader_.OffsetOf(field_table));
       default: break;
     }
-    const bool nested = tag == TypeTag::kList || tag == TypeTag::kLargeList || tag == TypeTag::kFixedSizeList ||
-                        tag == TypeTag::kMap || tag == TypeTag::kStruct;
-    const bool one_child = nested && tag != TypeTag::kStruct;
-    if ((!nested && !children.empty()) || (one_child && children.size() != 1)) {
+    const bool one_child = tag == TypeTag::kList || tag == TypeTag::kLargeList || tag == TypeTag::kFixedSizeList ||
+                           tag == TypeTag::kMap || tag == TypeTag::kListView || tag == TypeTag::kLargeListView;
+    const bool nested = one_child || tag == TypeTag::kStruct || tag == TypeTag::kUnion ||
+                        tag == TypeTag::kRunEndEncoded;
+    if ((!nested && !children.empty()) || (one_child && children.size() != 1) ||
+        (tag == TypeTag::kRunEndEncoded && children.size() != 2)) {
       return Status::Corrupt("Arrow schema message: field '{}' of type {} has {} children", path, tag_name,
                              children.size());
     }
@@ -373,7 +419,7 @@ class SchemaMessageParser {
     const bool has_parameters = tag == TypeTag::kInt || tag == TypeTag::kFloatingPoint || tag == TypeTag::kDecimal ||
                                 tag == TypeTag::kDate || tag == TypeTag::kTime || tag == TypeTag::kTimestamp ||
                                 tag == TypeTag::kDuration || tag == TypeTag::kInterval || tag == TypeTag::kFixedSizeBinary ||
-                                tag == TypeTag::kFixedSizeList || tag == TypeTag::kMap;
+                                tag == TypeTag::kFixedSizeList || tag == TypeTag::kMap || tag == TypeTag::kUnion;
     if (has_parameters && table == nullptr) {
       return Status::Corrupt("Arrow schema message: field '{}' of type {} has no type table (field at byte {})", path,
                              tag_name, reader_.OffsetOf(field_table));
@@ -395,14 +441,10 @@ class SchemaMessageParser {
         STRATA_ASSIGN_OR_RETURN(int32_t precision, reader_.Scalar<int32_t>(table, kDecimalPrecision, 0, "Decimal.precision"));
         STRATA_ASSIGN_OR_RETURN(int32_t scale, reader_.Scalar<int32_t>(table, kDecimalScale, 0, "Decimal.scale"));
         STRATA_ASSIGN_OR_RETURN(int32_t bit_width, reader_.Scalar<int32_t>(table, kDecimalBitWidth, 128, "Decimal.bitWidth"));
-        if (bit_width == 32 || bit_width == 64) {
-          return Status::NotImplemented("Arrow schema message: field '{}' is a {}-bit decimal (strata has 128 and 256)",
-                                        path, bit_width);
-        }
-        if (bit_width != 128 && bit_width != 256) {
+        if (bit_width != 32 && bit_width != 64 && bit_width != 128 && bit_width != 256) {
           return Status::Corrupt("Arrow schema message: field '{}' has a decimal of {} bits", path, bit_width);
         }
-        auto decimal = bit_width == 128 ? MakeDecimal128(precision, scale) : MakeDecimal256(precision, scale);
+        auto decimal = MakeDecimalOfWidth(bit_width, precision, scale);
         if (!decimal.ok()) return CorruptField(path, decimal.status());
         return decimal;
       }
@@ -433,7 +475,7 @@ class SchemaMessageParser {
                                 ParseTimeUnit(table, kDurationUnit, kTimeUnitMillisecond, "Duration.unit", path));
         return duration(unit);
       }
-      case TypeTag::kInterval: return month_day_nano_interval();  // the unit was checked above
+      case TypeTag::kInterval: return ParseInterval(table, path);
       case TypeTag::kBinary: return binary();
       case TypeTag::kUtf8: return utf8();
       case TypeTag::kLargeBinary: return large_binary();
@@ -457,6 +499,20 @@ class SchemaMessageParser {
         return type;
       }
       case TypeTag::kStruct: return struct_(std::move(children));
+      case TypeTag::kUnion: return ParseUnion(table, std::move(children), path);
+      case TypeTag::kRunEndEncoded: {
+        auto type = MakeRunEndEncoded(children[0]->type(), children[1]->type());
+        if (!type.ok()) return CorruptField(path, type.status());
+        if (children[0]->nullable()) {
+          return Status::Corrupt("Arrow schema message: field '{}': the run ends field is nullable", path);
+        }
+        // The children's names and the values' nullability are kept as written.
+        TypeParams params;
+        params.fields = {std::move(children[0]), std::move(children[1])};
+        return TypePtr(std::make_shared<const DataType>(TypeId::kRunEndEncoded, std::move(params)));
+      }
+      case TypeTag::kListView: return list_view(std::move(children[0]));
+      case TypeTag::kLargeListView: return large_list_view(std::move(children[0]));
       case TypeTag::kMap: {
         STRATA_ASSIGN_OR_RETURN(uint8_t keys_sorted, reader_.Scalar<uint8_t>(table, kMapKeysSorted, 0, "Map.keysSorted"));
         auto type = MakeMap(std::move(children[0]), keys_sorted != 0);
@@ -506,12 +562,14 @@ Result<KeyValueMetadata> ParseKeyValues(FlatbufferReader& reader, const fb::Tabl
   return KeyValueMetadata(std::move(pairs));
 }
 
-Result<fb::Offset<void>> AddSchemaTable(fb::FlatBufferBuilder& fbb, const Schema& schema, DictionaryIds* ids) {
-  return SchemaMessageBuilder(fbb, ids).AddSchema(schema);
+Result<fb::Offset<void>> AddSchemaTable(fb::FlatBufferBuilder& fbb, const Schema& schema, DictionaryIds* ids,
+                                        bool big_endian) {
+  return SchemaMessageBuilder(fbb, ids).AddSchema(schema, big_endian);
 }
 
-Result<SchemaPtr> ParseSchemaTable(FlatbufferReader& reader, const fb::Table* table, DictionaryIds* ids) {
-  STRATA_ASSIGN_OR_RETURN(auto schema, SchemaMessageParser(reader, ids).ParseSchema(table));
+Result<SchemaPtr> ParseSchemaTable(FlatbufferReader& reader, const fb::Table* table, DictionaryIds* ids,
+                                   bool* big_endian) {
+  STRATA_ASSIGN_OR_RETURN(auto schema, SchemaMessageParser(reader, ids).ParseSchema(table, big_endian));
   return SchemaPtr(std::move(schema));
 }
 
@@ -547,7 +605,7 @@ Result<std::string> FinishMessage(fb::FlatBufferBuilder& fbb, uint8_t header_typ
 
 Result<std::string> SerializeSchema(const Schema& schema) {
   format::fb::FlatBufferBuilder fbb(1024);
-  STRATA_ASSIGN_OR_RETURN(auto schema_table, format::AddSchemaTable(fbb, schema, nullptr));
+  STRATA_ASSIGN_OR_RETURN(auto schema_table, format::AddSchemaTable(fbb, schema, nullptr, false));
   return format::FinishMessage(fbb, format::kMessageHeaderSchema, schema_table, 0);
 }
 

@@ -68,6 +68,7 @@ Schema EveryTypeSchema() {
           F("i8", int8()), F("i16", int16()), F("i32", int32(), false), F("i64", int64()),
           F("u8", uint8()), F("u16", uint16()), F("u32", uint32()), F("u64", uint64()),
           F("f16", float16()), F("f32", float32()), F("f64", float64()),
+          F("dec32", decimal32(9, 2)), F("dec64", decimal64(18, -1)),
           F("dec128", decimal128(38, 10)), F("dec256", decimal256(76, -3)),
           F("date32", date32()), F("date64", date64()),
           F("time_s", time32(TimeUnit::kSecond)), F("time_ms", time32(TimeUnit::kMilli)),
@@ -77,7 +78,8 @@ Schema EveryTypeSchema() {
           F("ts_ns_ny", timestamp(TimeUnit::kNano, "America/New_York")),
           F("dur_s", duration(TimeUnit::kSecond)), F("dur_ms", duration(TimeUnit::kMilli)),
           F("dur_us", duration(TimeUnit::kMicro)), F("dur_ns", duration(TimeUnit::kNano)),
-          F("interval", month_day_nano_interval()),
+          F("interval", month_day_nano_interval()), F("interval_ym", year_month_interval()),
+          F("interval_dt", day_time_interval()),
           F("bin", binary()), F("str", utf8(), false, {{"comment", "utf-8 \xc3\xa9"}}),
           F("large_bin", large_binary()), F("large_str", large_utf8()),
           F("bin_view", binary_view()), F("str_view", utf8_view()),
@@ -92,6 +94,11 @@ Schema EveryTypeSchema() {
           F("dict", dictionary(int32(), utf8())),
           F("dict_u8_ordered", dictionary(uint8(), large_utf8(), /*ordered=*/true)),
           F("dict_i64", dictionary(int64(), decimal128(9, 2))),
+          F("sparse", sparse_union({F("i", int32()), F("s", utf8(), false)}, {5, 7})),
+          F("dense", dense_union({F("a", int16()), F("n", null())}, {127, 0})),
+          F("ree", run_end_encoded(int16(), utf8())),
+          F("list_view", list_view(F("item", int32(), false))),
+          F("large_list_view", large_list_view(utf8())),
       },
       {{"pandas", "{\"columns\": []}"}, {"", "empty key"}, {"empty value", ""}});
 }
@@ -323,8 +330,7 @@ TEST(SchemaMessageTest, AcceptsAHandBuiltMessage) {
 }
 
 TEST(SchemaMessageTest, NamesTheFieldOfUnsupportedTypes) {
-  for (const uint8_t tag : {kTypeUnion, kTypeRunEndEncoded, uint8_t{11} /*Interval*/, uint8_t{25} /*ListView*/,
-                            uint8_t{99} /*from the future*/}) {
+  for (const uint8_t tag : {uint8_t{99} /*from the future*/}) {
     auto back = DeserializeSchema(BuildRawMessage([tag](fb::FlatBufferBuilder& fbb) {
       auto leaf = RawIntField(fbb, "leaf", 32);
       auto odd = RawField(fbb, "odd", tag, {leaf});
@@ -335,8 +341,7 @@ TEST(SchemaMessageTest, NamesTheFieldOfUnsupportedTypes) {
   }
 }
 
-// Interval(unit): MONTH_DAY_NANO reads as month_day_nano_interval; YEAR_MONTH and DAY_TIME are
-// refused as not implemented naming the field and the unit; other units are corrupt.
+// Interval(unit): each of the three units reads as its type; other units are corrupt.
 TEST(SchemaMessageTest, IntervalUnits) {
   auto message_with_unit = [](int16_t unit) {
     return BuildRawMessage([unit](fb::FlatBufferBuilder& fbb) {
@@ -352,17 +357,16 @@ TEST(SchemaMessageTest, IntervalUnits) {
       return std::vector<fb::Offset<void>>{fb::Offset<void>(fbb.EndTable(start))};
     });
   };
-  auto month_day_nano = DeserializeSchema(message_with_unit(kMonthDayNano));
-  ASSERT_TRUE(month_day_nano.ok()) << month_day_nano.status().ToString();
-  EXPECT_TRUE((*month_day_nano)->Equals(Schema({F("span", month_day_nano_interval())})));
-  for (const auto& [unit, name] : {std::pair<int16_t, const char*>{kYearMonth, "YEAR_MONTH"},
-                                   {kDayTime, "DAY_TIME"}}) {
-    auto refused = DeserializeSchema(message_with_unit(unit));
-    ASSERT_TRUE(refused.status().IsNotImplemented()) << refused.status().ToString();
-    EXPECT_NE(refused.status().message().find("'span'"), std::string::npos) << refused.status().ToString();
-    EXPECT_NE(refused.status().message().find(name), std::string::npos) << refused.status().ToString();
+  for (const auto& [unit, type] : {std::pair<int16_t, TypePtr>{kMonthDayNano, month_day_nano_interval()},
+                                   {kYearMonth, year_month_interval()},
+                                   {kDayTime, day_time_interval()}}) {
+    auto back = DeserializeSchema(message_with_unit(unit));
+    ASSERT_TRUE(back.ok()) << back.status().ToString();
+    EXPECT_TRUE((*back)->Equals(Schema({F("span", type)}))) << (*back)->ToString();
   }
-  EXPECT_TRUE(DeserializeSchema(message_with_unit(7)).status().IsCorrupt());
+  auto corrupt = DeserializeSchema(message_with_unit(7));
+  EXPECT_TRUE(corrupt.status().IsCorrupt());
+  EXPECT_NE(corrupt.status().message().find("'span'"), std::string::npos) << corrupt.status().ToString();
 }
 
 TEST(SchemaMessageTest, RefusesOtherVersionsHeadersAndEndianness) {

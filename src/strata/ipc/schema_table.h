@@ -19,12 +19,15 @@ namespace strata::ipc::format {
 using DictionaryIds = std::unordered_map<const Field*, int64_t>;
 
 // Adds a Schema table for `schema` to `fbb`. Dictionary fields get ids depth-first (pre-order)
-// from 0, recorded in *ids when it is not null.
-Result<fb::Offset<void>> AddSchemaTable(fb::FlatBufferBuilder& fbb, const Schema& schema, DictionaryIds* ids);
+// from 0, recorded in *ids when it is not null. `big_endian`: the bodies that follow are.
+Result<fb::Offset<void>> AddSchemaTable(fb::FlatBufferBuilder& fbb, const Schema& schema, DictionaryIds* ids,
+                                        bool big_endian = false);
 
 // The schema of a Schema table (`table` verified by `reader`); the dictionary fields' ids from
-// the file are recorded in *ids when it is not null.
-Result<SchemaPtr> ParseSchemaTable(FlatbufferReader& reader, const fb::Table* table, DictionaryIds* ids);
+// the file are recorded in *ids when it is not null. With `big_endian` null a big-endian
+// schema is refused (NotImplemented); otherwise *big_endian says whether it is one.
+Result<SchemaPtr> ParseSchemaTable(FlatbufferReader& reader, const fb::Table* table, DictionaryIds* ids,
+                                   bool* big_endian = nullptr);
 
 // A [KeyValue] vector, or a null offset (not written) for empty metadata, as Arrow C++ does.
 fb::Offset<void> AddKeyValues(fb::FlatBufferBuilder& fbb, const KeyValueMetadata& metadata);

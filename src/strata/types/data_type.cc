@@ -34,6 +34,8 @@ std::string_view TypeIdName(TypeId id) {
     case TypeId::kFloat16: return "halffloat";
     case TypeId::kFloat32: return "float";
     case TypeId::kFloat64: return "double";
+    case TypeId::kDecimal32: return "decimal32";
+    case TypeId::kDecimal64: return "decimal64";
     case TypeId::kDecimal128: return "decimal128";
     case TypeId::kDecimal256: return "decimal256";
     case TypeId::kDate32: return "date32";
@@ -42,6 +44,8 @@ std::string_view TypeIdName(TypeId id) {
     case TypeId::kTime64: return "time64";
     case TypeId::kTimestamp: return "timestamp";
     case TypeId::kDuration: return "duration";
+    case TypeId::kIntervalYearMonth: return "month_interval";
+    case TypeId::kIntervalDayTime: return "day_time_interval";
     case TypeId::kIntervalMonthDayNano: return "month_day_nano_interval";
     case TypeId::kBinary: return "binary";
     case TypeId::kString: return "string";
@@ -56,6 +60,11 @@ std::string_view TypeIdName(TypeId id) {
     case TypeId::kStruct: return "struct";
     case TypeId::kMap: return "map";
     case TypeId::kDictionary: return "dictionary";
+    case TypeId::kSparseUnion: return "sparse_union";
+    case TypeId::kDenseUnion: return "dense_union";
+    case TypeId::kRunEndEncoded: return "run_end_encoded";
+    case TypeId::kListView: return "list_view";
+    case TypeId::kLargeListView: return "large_list_view";
   }
   return "?";
 }
@@ -74,7 +83,11 @@ int BitWidthOf(TypeId id, const TypeParams& p) {
     case TypeId::kUInt32:
     case TypeId::kFloat32:
     case TypeId::kDate32:
-    case TypeId::kTime32: return 32;
+    case TypeId::kTime32:
+    case TypeId::kDecimal32:
+    case TypeId::kIntervalYearMonth: return 32;
+    case TypeId::kDecimal64:
+    case TypeId::kIntervalDayTime:
     case TypeId::kInt64:
     case TypeId::kUInt64:
     case TypeId::kFloat64:
@@ -98,11 +111,15 @@ DataType::DataType(TypeId id, TypeParams params) : id_(id), params_(std::move(pa
 }
 
 const TypePtr& DataType::list_value_type() const { return params_.fields[0]->type(); }
+const TypePtr& DataType::run_end_type() const { return params_.fields[0]->type(); }
+const TypePtr& DataType::encoded_value_type() const { return params_.fields[1]->type(); }
 const TypePtr& DataType::key_type() const { return params_.fields[0]->type()->field(0)->type(); }
 const TypePtr& DataType::item_type() const { return params_.fields[0]->type()->field(1)->type(); }
 
 std::string DataType::ToString() const {
   switch (id_) {
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
     case TypeId::kDecimal128:
     case TypeId::kDecimal256:
       return fmt::format("{}({}, {})", TypeIdName(id_), params_.precision, params_.scale);
@@ -118,7 +135,23 @@ std::string DataType::ToString() const {
     case TypeId::kFixedSizeBinary: return fmt::format("fixed_size_binary[{}]", params_.byte_width);
     case TypeId::kList:
     case TypeId::kLargeList:
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
       return fmt::format("{}<{}>", TypeIdName(id_), params_.fields[0]->ToString());
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion: {
+      // Arrow's spelling: sparse_union<a: int32=0, b: string=1>
+      std::string out = fmt::format("{}<", TypeIdName(id_));
+      for (size_t i = 0; i < params_.fields.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += fmt::format("{}={}", params_.fields[i]->ToString(), params_.type_codes[i]);
+      }
+      out += ">";
+      return out;
+    }
+    case TypeId::kRunEndEncoded:
+      return fmt::format("run_end_encoded<run_ends: {}, values: {}>", run_end_type()->ToString(),
+                         encoded_value_type()->ToString());
     case TypeId::kFixedSizeList:
       return fmt::format("fixed_size_list<{}>[{}]", params_.fields[0]->ToString(), params_.list_size);
     case TypeId::kStruct: {
@@ -155,6 +188,8 @@ bool DataType::Equals(const DataType& other) const {
   const TypeParams& a = params_;
   const TypeParams& b = other.params_;
   switch (id_) {
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
     case TypeId::kDecimal128:
     case TypeId::kDecimal256: return a.precision == b.precision && a.scale == b.scale;
     case TypeId::kTime32:
@@ -166,13 +201,21 @@ bool DataType::Equals(const DataType& other) const {
       if (a.list_size != b.list_size) return false;
       [[fallthrough]];
     case TypeId::kList:
-    case TypeId::kLargeList: return ChildEquals(*a.fields[0], *b.fields[0]);
+    case TypeId::kLargeList:
+    case TypeId::kListView:
+    case TypeId::kLargeListView: return ChildEquals(*a.fields[0], *b.fields[0]);
+    case TypeId::kRunEndEncoded:
+      return ChildEquals(*a.fields[0], *b.fields[0]) && ChildEquals(*a.fields[1], *b.fields[1]);
     case TypeId::kMap: {
       if (a.keys_sorted != b.keys_sorted) return false;
       const DataType& ea = *a.fields[0]->type();
       const DataType& eb = *b.fields[0]->type();
       return ChildEquals(*ea.field(0), *eb.field(0)) && ChildEquals(*ea.field(1), *eb.field(1));
     }
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion:
+      if (a.type_codes != b.type_codes) return false;
+      [[fallthrough]];  // members compare as struct members do, names included
     case TypeId::kStruct: {
       if (a.fields.size() != b.fields.size()) return false;
       for (size_t i = 0; i < a.fields.size(); ++i) {
@@ -222,6 +265,8 @@ STRATA_SINGLETON_TYPE(large_utf8, TypeId::kLargeString)
 STRATA_SINGLETON_TYPE(binary_view, TypeId::kBinaryView)
 STRATA_SINGLETON_TYPE(utf8_view, TypeId::kStringView)
 STRATA_SINGLETON_TYPE(month_day_nano_interval, TypeId::kIntervalMonthDayNano)
+STRATA_SINGLETON_TYPE(year_month_interval, TypeId::kIntervalYearMonth)
+STRATA_SINGLETON_TYPE(day_time_interval, TypeId::kIntervalDayTime)
 #undef STRATA_SINGLETON_TYPE
 
 TypePtr TypeForId(TypeId id) {
@@ -248,6 +293,8 @@ TypePtr TypeForId(TypeId id) {
     case TypeId::kBinaryView: return binary_view();
     case TypeId::kStringView: return utf8_view();
     case TypeId::kIntervalMonthDayNano: return month_day_nano_interval();
+    case TypeId::kIntervalYearMonth: return year_month_interval();
+    case TypeId::kIntervalDayTime: return day_time_interval();
     default: return nullptr;
   }
 }
@@ -277,28 +324,66 @@ TypePtr MakeListLike(TypeId id, FieldPtr value_field, int32_t list_size = 0) {
 
 }  // namespace
 
-Result<TypePtr> MakeDecimal128(int32_t precision, int32_t scale) {
-  if (precision < 1 || precision > 38) {
-    return Status::Invalid("decimal128 precision must be in [1, 38], got {}", precision);
+namespace {
+
+// The most digits each decimal width holds.
+int32_t MaxDecimalPrecision(TypeId id) {
+  switch (id) {
+    case TypeId::kDecimal32: return 9;
+    case TypeId::kDecimal64: return 18;
+    case TypeId::kDecimal128: return 38;
+    default: return 76;
   }
-  if (scale < -kMaxDecimalScale || scale > kMaxDecimalScale) {
-    return Status::Invalid("decimal scale must be in [-{}, {}], got {}", kMaxDecimalScale, kMaxDecimalScale, scale);
-  }
-  return MakeDecimalUnchecked(TypeId::kDecimal128, precision, scale);
 }
 
-Result<TypePtr> MakeDecimal256(int32_t precision, int32_t scale) {
-  if (precision < 1 || precision > 76) {
-    return Status::Invalid("decimal256 precision must be in [1, 76], got {}", precision);
+Result<TypePtr> MakeCheckedDecimal(TypeId id, int32_t precision, int32_t scale) {
+  const int32_t max_precision = MaxDecimalPrecision(id);
+  if (precision < 1 || precision > max_precision) {
+    return Status::Invalid("{} precision must be in [1, {}], got {}", TypeIdName(id), max_precision, precision);
   }
   if (scale < -kMaxDecimalScale || scale > kMaxDecimalScale) {
     return Status::Invalid("decimal scale must be in [-{}, {}], got {}", kMaxDecimalScale, kMaxDecimalScale, scale);
   }
-  return MakeDecimalUnchecked(TypeId::kDecimal256, precision, scale);
+  return MakeDecimalUnchecked(id, precision, scale);
+}
+
+}  // namespace
+
+Result<TypePtr> MakeDecimal32(int32_t precision, int32_t scale) {
+  return MakeCheckedDecimal(TypeId::kDecimal32, precision, scale);
+}
+Result<TypePtr> MakeDecimal64(int32_t precision, int32_t scale) {
+  return MakeCheckedDecimal(TypeId::kDecimal64, precision, scale);
+}
+Result<TypePtr> MakeDecimal128(int32_t precision, int32_t scale) {
+  return MakeCheckedDecimal(TypeId::kDecimal128, precision, scale);
+}
+Result<TypePtr> MakeDecimal256(int32_t precision, int32_t scale) {
+  return MakeCheckedDecimal(TypeId::kDecimal256, precision, scale);
+}
+
+Result<TypePtr> MakeDecimalOfWidth(int bit_width, int32_t precision, int32_t scale) {
+  switch (bit_width) {
+    case 32: return MakeDecimal32(precision, scale);
+    case 64: return MakeDecimal64(precision, scale);
+    case 128: return MakeDecimal128(precision, scale);
+    case 256: return MakeDecimal256(precision, scale);
+    default: return Status::Invalid("a decimal is 32, 64, 128 or 256 bits wide, not {}", bit_width);
+  }
 }
 
 Result<TypePtr> MakeDecimal(int32_t precision, int32_t scale) {
   return precision <= 38 ? MakeDecimal128(precision, scale) : MakeDecimal256(precision, scale);
+}
+
+TypePtr decimal32(int32_t precision, int32_t scale) {
+  assert(precision >= 1 && precision <= 9);
+  return MakeDecimalUnchecked(TypeId::kDecimal32, precision, scale);
+}
+
+TypePtr decimal64(int32_t precision, int32_t scale) {
+  assert(precision >= 1 && precision <= 18);
+  return MakeDecimalUnchecked(TypeId::kDecimal64, precision, scale);
 }
 
 TypePtr decimal128(int32_t precision, int32_t scale) {
@@ -412,6 +497,77 @@ Result<TypePtr> MakeDictionary(TypePtr index_type, TypePtr value_type, bool orde
   if (value_type == nullptr) return Status::Invalid("dictionary value type is null");
   return dictionary(std::move(index_type), std::move(value_type), ordered);
 }
+
+namespace {
+
+Result<TypePtr> MakeUnion(TypeId id, std::vector<FieldPtr> fields, std::vector<int8_t> type_codes) {
+  if (fields.size() > static_cast<size_t>(kMaxUnionTypeCode) + 1) {
+    return Status::Invalid("a union has at most {} members, got {}", kMaxUnionTypeCode + 1, fields.size());
+  }
+  if (type_codes.empty()) {
+    for (size_t i = 0; i < fields.size(); ++i) type_codes.push_back(static_cast<int8_t>(i));
+  }
+  if (type_codes.size() != fields.size()) {
+    return Status::Invalid("a union of {} members has {} type ids", fields.size(), type_codes.size());
+  }
+  bool seen[kMaxUnionTypeCode + 1] = {};
+  for (size_t i = 0; i < type_codes.size(); ++i) {
+    const int8_t code = type_codes[i];
+    if (code < 0) return Status::Invalid("union type id {} (member {}) is negative", int{code}, i);
+    if (seen[code]) return Status::Invalid("union type id {} is given twice", int{code});
+    seen[code] = true;
+    if (fields[i] == nullptr || fields[i]->type() == nullptr) return Status::Invalid("union member {} has no type", i);
+  }
+  TypeParams p;
+  p.fields = std::move(fields);
+  p.type_codes = std::move(type_codes);
+  return TypePtr(std::make_shared<const DataType>(id, std::move(p)));
+}
+
+TypePtr MustUnion(TypeId id, std::vector<FieldPtr> fields, std::vector<int8_t> type_codes) {
+  auto type = MakeUnion(id, std::move(fields), std::move(type_codes));
+  assert(type.ok());
+  return type.ok() ? *type : nullptr;
+}
+
+}  // namespace
+
+Result<TypePtr> MakeSparseUnion(std::vector<FieldPtr> fields, std::vector<int8_t> type_codes) {
+  return MakeUnion(TypeId::kSparseUnion, std::move(fields), std::move(type_codes));
+}
+Result<TypePtr> MakeDenseUnion(std::vector<FieldPtr> fields, std::vector<int8_t> type_codes) {
+  return MakeUnion(TypeId::kDenseUnion, std::move(fields), std::move(type_codes));
+}
+TypePtr sparse_union(std::vector<FieldPtr> fields, std::vector<int8_t> type_codes) {
+  return MustUnion(TypeId::kSparseUnion, std::move(fields), std::move(type_codes));
+}
+TypePtr dense_union(std::vector<FieldPtr> fields, std::vector<int8_t> type_codes) {
+  return MustUnion(TypeId::kDenseUnion, std::move(fields), std::move(type_codes));
+}
+
+Result<TypePtr> MakeRunEndEncoded(TypePtr run_end_type, TypePtr value_type) {
+  if (run_end_type == nullptr || (run_end_type->id() != TypeId::kInt16 && run_end_type->id() != TypeId::kInt32 &&
+                                  run_end_type->id() != TypeId::kInt64)) {
+    return Status::Invalid("run ends must be int16, int32 or int64, got {}",
+                           run_end_type ? run_end_type->ToString() : "null");
+  }
+  if (value_type == nullptr) return Status::Invalid("run_end_encoded value type is null");
+  TypeParams p;
+  p.fields.push_back(field("run_ends", std::move(run_end_type), false));
+  p.fields.push_back(field("values", std::move(value_type)));
+  return TypePtr(std::make_shared<const DataType>(TypeId::kRunEndEncoded, std::move(p)));
+}
+
+TypePtr run_end_encoded(TypePtr run_end_type, TypePtr value_type) {
+  auto type = MakeRunEndEncoded(std::move(run_end_type), std::move(value_type));
+  assert(type.ok());
+  return type.ok() ? *type : nullptr;
+}
+
+TypePtr list_view(FieldPtr value_field) { return MakeListLike(TypeId::kListView, std::move(value_field)); }
+TypePtr list_view(TypePtr value_type) { return list_view(field("item", std::move(value_type))); }
+TypePtr large_list_view(FieldPtr value_field) { return MakeListLike(TypeId::kLargeListView, std::move(value_field)); }
+TypePtr large_list_view(TypePtr value_type) { return large_list_view(field("item", std::move(value_type))); }
 
 TypePtr dictionary(TypePtr index_type, TypePtr value_type, bool ordered) {
   assert(index_type && is_integer(index_type->id()));

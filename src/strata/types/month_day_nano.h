@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "strata/types/data_type.h"
+
 namespace strata {
 
 struct MonthDayNano {
@@ -34,6 +36,45 @@ inline void StoreMonthDayNano(const MonthDayNano& value, uint8_t* bytes) {
   std::memcpy(bytes, &value.months, 4);
   std::memcpy(bytes + 4, &value.days, 4);
   std::memcpy(bytes + 8, &value.nanoseconds, 8);
+}
+
+// Interval(DAY_TIME): int32 days, then int32 milliseconds (8 bytes, little-endian).
+struct DayTime {
+  int32_t days = 0;
+  int32_t milliseconds = 0;
+
+  friend bool operator==(const DayTime&, const DayTime&) = default;
+};
+inline constexpr int kDayTimeBytes = 8;
+static_assert(sizeof(DayTime) == kDayTimeBytes, "DayTime must match Arrow's layout");
+
+inline DayTime LoadDayTime(const uint8_t* bytes) {
+  DayTime value;
+  std::memcpy(&value.days, bytes, 4);
+  std::memcpy(&value.milliseconds, bytes + 4, 4);
+  return value;
+}
+inline void StoreDayTime(const DayTime& value, uint8_t* bytes) {
+  std::memcpy(bytes, &value.days, 4);
+  std::memcpy(bytes + 4, &value.milliseconds, 4);
+}
+
+// Value `index` of a value buffer of any interval type (year_month: int32 months; day_time;
+// month_day_nano), widened to MonthDayNano exactly (milliseconds * 10^6 fits an int64), so
+// that one printer and one comparison serve all three.
+inline MonthDayNano LoadIntervalAsMonthDayNano(TypeId id, const uint8_t* values, int64_t index) {
+  switch (id) {
+    case TypeId::kIntervalYearMonth: {
+      int32_t months;
+      std::memcpy(&months, values + index * 4, 4);
+      return MonthDayNano{months, 0, 0};
+    }
+    case TypeId::kIntervalDayTime: {
+      const DayTime value = LoadDayTime(values + index * kDayTimeBytes);
+      return MonthDayNano{0, value.days, int64_t{value.milliseconds} * 1000000};
+    }
+    default: return LoadMonthDayNano(values + index * kMonthDayNanoBytes);
+  }
 }
 
 }  // namespace strata

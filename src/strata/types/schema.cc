@@ -24,7 +24,18 @@ std::string ShortTypeName(const DataType& type) {
   switch (type.id()) {
     case TypeId::kList:
     case TypeId::kLargeList:
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
+    case TypeId::kRunEndEncoded:
     case TypeId::kStruct: return std::string(TypeIdName(type.id()));
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion: {
+      std::string out = fmt::format("{}[", TypeIdName(type.id()));
+      for (size_t i = 0; i < type.type_codes().size(); ++i) {
+        out += fmt::format("{}{}", i > 0 ? "," : "", type.type_codes()[i]);
+      }
+      return out + "]";
+    }
     case TypeId::kFixedSizeList: return fmt::format("fixed_size_list[{}]", type.list_size());
     case TypeId::kMap: return type.keys_sorted() ? "map (keys_sorted)" : "map";
     default: return type.ToString();
@@ -39,7 +50,7 @@ void AppendFieldTree(const Field& f, int depth, std::string* out) {
     return;
   }
   *out += fmt::format("{}: {}{}\n", f.name(), ShortTypeName(*f.type()), f.nullable() ? "" : " not null");
-  if (is_nested(f.type()->id())) {
+  if (has_children(f.type()->id())) {
     for (const FieldPtr& child : f.type()->fields()) AppendFieldTree(*child, depth + 1, out);
   }
 }

@@ -192,19 +192,22 @@ Status PhysicalValueGatherer::GatherIntervals(const ArrayData& values, int64_t b
   // INTERVAL holds unsigned 32-bit months, days and milliseconds: a value it cannot hold
   // exactly fails the write (rounding nanoseconds or dropping a sign would change it).
   constexpr int64_t kNanosPerMilli = 1000000;
-  const uint8_t* in = values.buffers[1]->data() + values.offset * kMonthDayNanoBytes;
+  // Any of the three interval types (year_month: months alone; day_time: days and
+  // milliseconds), read through the month_day_nano form.
+  const TypeId id = values.type->id();
+  const uint8_t* in = values.buffers[1]->data();
   const uint8_t* validity = values.null_count == 0 ? nullptr : values.validity_data();
   uint8_t* dst = target_;
   int64_t count = 0;
   for (int64_t i = begin; i < end; ++i) {
     if (validity != nullptr && !bitmap::GetBit(validity, values.offset + i)) continue;
-    const MonthDayNano v = LoadMonthDayNano(in + i * kMonthDayNanoBytes);
+    const MonthDayNano v = LoadIntervalAsMonthDayNano(id, in, values.offset + i);
     if (v.months < 0 || v.days < 0 || v.nanoseconds < 0 || v.nanoseconds % kNanosPerMilli != 0 ||
         v.nanoseconds / kNanosPerMilli > UINT32_MAX) {
       return Status::Invalid(
-          "column '{}': the value at index {} (months {}, days {}, nanoseconds {}) cannot be written as a Parquet INTERVAL, "
-          "which holds non-negative months and days and a whole number of milliseconds up to {}",
-          column_.dotted_path, i, v.months, v.days, v.nanoseconds, UINT32_MAX);
+          "column '{}' ({}): the value at index {} (months {}, days {}, nanoseconds {}) cannot be written as a Parquet "
+          "INTERVAL, which holds non-negative months and days and a whole number of milliseconds up to {}",
+          column_.dotted_path, values.type->ToString(), i, v.months, v.days, v.nanoseconds, UINT32_MAX);
     }
     const uint32_t parts[3] = {static_cast<uint32_t>(v.months), static_cast<uint32_t>(v.days),
                                static_cast<uint32_t>(v.nanoseconds / kNanosPerMilli)};
@@ -300,7 +303,7 @@ Status PhysicalValueGatherer::GatherFixedWidth(const ArrayData& values, int64_t 
     case PhysicalConversion::kDecimalToInt32:
     case PhysicalConversion::kDecimalToInt64:
     case PhysicalConversion::kDecimalToFixed: {
-      // Decimals are little-endian two's complement of 16 or 32 bytes; the value fits the
+      // Decimals are little-endian two's complement of 4 to 32 bytes; the value fits the
       // physical width (the precision chose it), so the low bytes carry it.
       const int in_width = values.type->byte_width();
       const uint8_t* in = values.buffers[1]->data() + values.offset * in_width;
